@@ -1,0 +1,100 @@
+//! Deduplication of captions: the normalised text, the exact key, and (in [`near`])
+//! the near-duplicate layer.
+//!
+//! Everything here is pure: no IO, no global state, so the same functions run in the
+//! single-machine pipeline and inside a distributed engine.
+#![warn(missing_docs)]
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
+///
+/// Two captions with equal keys are treated as the same text (the same variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExactKey(pub u128);
+
+impl ExactKey {
+    /// Big-endian bytes, as stored in the archive.
+    pub fn to_bytes(self) -> [u8; 16] {
+        self.0.to_be_bytes()
+    }
+    /// Inverse of [`ExactKey::to_bytes`].
+    pub fn from_bytes(b: [u8; 16]) -> Self {
+        ExactKey(u128::from_be_bytes(b))
+    }
+}
+
+/// Maps one character to its folded form: typographic quotes and dashes to ASCII,
+/// invisible format characters to nothing, every kind of space to a plain space.
+fn fold_char(c: char, out: &mut String) {
+    match c {
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{00AB}'
+        | '\u{00BB}' | '\u{FF02}' => out.push('"'),
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{FF07}' | '`'
+        | '\u{00B4}' => out.push('\''),
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' | '\u{FE58}' | '\u{FE63}' | '\u{FF0D}' => out.push('-'),
+        '\u{2026}' => out.push_str("..."),
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => {}
+        c if c.is_whitespace() => out.push(' '),
+        c => out.push(c),
+    }
+}
+
+pub use cairn_model::fold_whitespace;
+
+/// The normalised text that exact deduplication compares: quotes, dashes and spaces
+/// folded, invisible characters dropped, Unicode NFC, whitespace runs folded, trimmed.
+/// Case and wording are kept.
+///
+/// `normalize(normalize(x)) == normalize(x)` for every `x` (a property test checks it).
+pub fn normalize(text: &str) -> String {
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        fold_char(c, &mut folded);
+    }
+    let composed: String = folded.nfc().collect();
+    // NFC can turn a few compatibility spaces into other spaces; fold again after it.
+    let mut out = String::with_capacity(composed.len());
+    for c in composed.chars() {
+        fold_char(c, &mut out);
+    }
+    fold_whitespace(&out)
+}
+
+/// The exact key of a caption text.
+pub fn exact_key(text: &str) -> ExactKey {
+    exact_key_of_normalized(&normalize(text))
+}
+
+/// The exact key of text that is already [`normalize`]d.
+pub fn exact_key_of_normalized(normalized: &str) -> ExactKey {
+    ExactKey(xxhash_rust::xxh3::xxh3_128(normalized.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_spaces_and_nfc_fold() {
+        let a = "“I Love Damascus”  marathon\u{00A0}at  Umayyad Square";
+        let b = "\"I Love Damascus\" marathon at Umayyad Square";
+        assert_eq!(normalize(a), normalize(b));
+        assert_eq!(exact_key(a), exact_key(b));
+        // e + combining acute == precomposed é
+        assert_eq!(normalize("Herve\u{0301}"), normalize("Hervé"));
+    }
+
+    #[test]
+    fn different_words_differ() {
+        assert_ne!(exact_key("A man walks."), exact_key("A man runs."));
+        assert_ne!(exact_key("a man walks."), exact_key("A man walks."));
+    }
+
+    #[test]
+    fn key_bytes_round_trip() {
+        let k = exact_key("x");
+        assert_eq!(ExactKey::from_bytes(k.to_bytes()), k);
+    }
+}

@@ -1,0 +1,439 @@
+//! The offline gazetteer: GeoNames populated places (with alternate names, admin1 units
+//! and countries) plus a curated supplement of neighbourhoods, regions and landmarks,
+//! and the name folding that lets `Maaret al-Numan` find `Ma‘arrat an Nu‘mān`.
+//!
+//! The data is bundled in the binary (`data/geonames.tsv.zst`, built by
+//! `tools/gazetteer/build.py`; GeoNames, CC BY 4.0) and loads in a fraction of a second.
+#![warn(missing_docs)]
+
+mod fold;
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use cairn_model::PlaceKind;
+
+pub use fold::{fold, skeleton};
+
+const GEONAMES: &[u8] = include_bytes!("../data/geonames.tsv.zst");
+const SUPPLEMENT: &str = include_str!("../data/supplement.tsv");
+
+/// Index of an entry in the gazetteer.
+pub type PlaceId = u32;
+
+/// One place.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// `geonames:ID` or `cairn:slug`.
+    pub id: String,
+    /// Preferred name.
+    pub name: String,
+    /// What sort of place.
+    pub kind: PlaceKind,
+    /// Latitude.
+    pub lat: f64,
+    /// Longitude.
+    pub lon: f64,
+    /// ISO 3166-1 alpha-2 country code (empty when unknown).
+    pub country: String,
+    /// GeoNames admin1 code within the country (empty when unknown).
+    pub admin1_code: String,
+    /// Population (0 when unknown).
+    pub population: u64,
+    /// The enclosing place below admin1 (a neighbourhood's town), if known.
+    pub parent: Option<PlaceId>,
+}
+
+/// The gazetteer: entries and name indexes.
+#[derive(Debug, Default)]
+pub struct Gazetteer {
+    entries: Vec<Entry>,
+    by_fold: HashMap<String, Vec<PlaceId>>,
+    by_skeleton: HashMap<String, Vec<PlaceId>>,
+    admin1: HashMap<(String, String), PlaceId>,
+    countries: HashMap<String, PlaceId>,
+    by_source_id: HashMap<String, PlaceId>,
+}
+
+/// Why gazetteer data could not be loaded.
+#[derive(Debug)]
+pub struct LoadError(pub String);
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "gazetteer: {}", self.0)
+    }
+}
+impl std::error::Error for LoadError {}
+
+impl Gazetteer {
+    /// The bundled gazetteer, loaded once per process.
+    pub fn bundled() -> Arc<Gazetteer> {
+        static G: OnceLock<Arc<Gazetteer>> = OnceLock::new();
+        G.get_or_init(|| {
+            Arc::new(
+                Gazetteer::from_data(GEONAMES, SUPPLEMENT).expect("bundled gazetteer is valid"),
+            )
+        })
+        .clone()
+    }
+
+    /// Builds a gazetteer from a zstd-compressed GeoNames TSV and a supplement.
+    pub fn from_data(geonames_zst: &[u8], supplement: &str) -> Result<Self, LoadError> {
+        let raw = zstd::stream::decode_all(geonames_zst).map_err(|e| LoadError(e.to_string()))?;
+        let text = std::str::from_utf8(&raw).map_err(|e| LoadError(e.to_string()))?;
+        let mut g = Gazetteer::default();
+        let mut alternates: Vec<(PlaceId, &str)> = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split('\t').collect();
+            let bad = || LoadError(format!("geonames line {}: malformed", n + 1));
+            let num = |s: &str| s.parse::<f64>().map_err(|_| bad());
+            match f.first().copied() {
+                Some("#A") if f.len() >= 5 => {
+                    let (cc, code) = f[1].split_once('.').ok_or_else(bad)?;
+                    let id = g.push(Entry {
+                        id: format!("geonames-admin1:{}", f[1]),
+                        name: f[2].to_string(),
+                        kind: PlaceKind::Admin1,
+                        lat: num(f[3])?,
+                        lon: num(f[4])?,
+                        country: cc.to_string(),
+                        admin1_code: code.to_string(),
+                        population: 0,
+                        parent: None,
+                    });
+                    g.admin1.insert((cc.to_string(), code.to_string()), id);
+                }
+                Some("#C") if f.len() >= 6 => {
+                    let id = g.push(Entry {
+                        id: format!("iso3166:{}", f[1]),
+                        name: f[2].to_string(),
+                        kind: PlaceKind::Country,
+                        lat: num(f[3])?,
+                        lon: num(f[4])?,
+                        country: f[1].to_string(),
+                        admin1_code: String::new(),
+                        population: f[5].parse().unwrap_or(0),
+                        parent: None,
+                    });
+                    g.countries.insert(f[1].to_string(), id);
+                }
+                Some(_) if f.len() >= 9 => {
+                    let id = g.push(Entry {
+                        id: format!("geonames:{}", f[0]),
+                        name: f[1].to_string(),
+                        kind: PlaceKind::Town,
+                        lat: num(f[3])?,
+                        lon: num(f[4])?,
+                        country: f[5].to_string(),
+                        admin1_code: f[6].to_string(),
+                        population: f[7].parse().unwrap_or(0),
+                        parent: None,
+                    });
+                    for a in f[8].split('|').filter(|a| !a.is_empty()) {
+                        alternates.push((id, a));
+                    }
+                }
+                _ => return Err(bad()),
+            }
+        }
+        for (id, a) in alternates {
+            g.add_name(id, a);
+        }
+        g.load_supplement(supplement)?;
+        g.add_common_country_names();
+        Ok(g)
+    }
+
+    fn push(&mut self, e: Entry) -> PlaceId {
+        let id = self.entries.len() as PlaceId;
+        self.by_source_id.insert(e.id.clone(), id);
+        let name = e.name.clone();
+        self.entries.push(e);
+        self.add_name(id, &name);
+        id
+    }
+
+    fn add_name(&mut self, id: PlaceId, name: &str) {
+        let f = fold(name);
+        if f.is_empty() {
+            return;
+        }
+        let sk = skeleton(&f);
+        let v = self.by_fold.entry(f).or_default();
+        if !v.contains(&id) {
+            v.push(id);
+        }
+        if !sk.is_empty() {
+            let v = self.by_skeleton.entry(sk).or_default();
+            if !v.contains(&id) {
+                v.push(id);
+            }
+        }
+    }
+
+    fn load_supplement(&mut self, text: &str) -> Result<(), LoadError> {
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').map(str::trim).collect();
+            let bad = |what: &str| LoadError(format!("supplement line {}: {what}", n + 1));
+            match f[0] {
+                "A" if f.len() >= 3 => {
+                    let (cc, code) = f[1].split_once('.').ok_or_else(|| bad("admin1 key"))?;
+                    let id = *self
+                        .admin1
+                        .get(&(cc.to_string(), code.to_string()))
+                        .ok_or_else(|| bad("unknown admin1"))?;
+                    self.entries[id as usize].name = f[2].to_string();
+                    self.add_name(id, f[2]);
+                    for a in f.get(3).unwrap_or(&"").split('|').filter(|a| !a.is_empty()) {
+                        self.add_name(id, a);
+                    }
+                }
+                "P" if f.len() >= 9 => {
+                    let kind = PlaceKind::parse(f[3]).ok_or_else(|| bad("kind"))?;
+                    let lat = f[4].parse().map_err(|_| bad("lat"))?;
+                    let lon = f[5].parse().map_err(|_| bad("lon"))?;
+                    let parent = if f[8].is_empty() {
+                        None
+                    } else if f[8].chars().all(|c| c.is_ascii_digit()) {
+                        self.by_source_id
+                            .get(&format!("geonames:{}", f[8]))
+                            .copied()
+                    } else {
+                        self.by_source_id.get(&format!("cairn:{}", f[8])).copied()
+                    };
+                    let id = self.push(Entry {
+                        id: format!("cairn:{}", f[1]),
+                        name: f[2].to_string(),
+                        kind,
+                        lat,
+                        lon,
+                        country: f[6].to_string(),
+                        admin1_code: f[7].to_string(),
+                        population: 0,
+                        parent,
+                    });
+                    for a in f.get(9).unwrap_or(&"").split('|').filter(|a| !a.is_empty()) {
+                        self.add_name(id, a);
+                    }
+                }
+                _ => return Err(bad("unknown line type")),
+            }
+        }
+        Ok(())
+    }
+
+    fn add_common_country_names(&mut self) {
+        // Short forms captions use for countries whose GeoNames name is longer.
+        const SHORT: &[(&str, &str)] = &[
+            ("US", "U.S."),
+            ("US", "USA"),
+            ("US", "United States of America"),
+            ("GB", "Britain"),
+            ("GB", "U.K."),
+            ("GB", "UK"),
+            ("GB", "England"),
+            ("RU", "Russian Federation"),
+            ("KR", "South Korea"),
+            ("KP", "North Korea"),
+            ("CD", "Congo"),
+            ("CD", "Democratic Republic of Congo"),
+            ("CI", "Ivory Coast"),
+            ("PS", "Palestinian Territories"),
+            ("PS", "Gaza"),
+            ("MM", "Burma"),
+            ("CZ", "Czech Republic"),
+            ("VA", "Vatican"),
+        ];
+        for (cc, name) in SHORT {
+            if let Some(&id) = self.countries.get(*cc) {
+                self.add_name(id, name);
+            }
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// One entry.
+    pub fn entry(&self, id: PlaceId) -> &Entry {
+        &self.entries[id as usize]
+    }
+
+    /// All entries, in load order.
+    pub fn entries(&self) -> impl Iterator<Item = (PlaceId, &Entry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (i as PlaceId, e))
+    }
+
+    /// Entries whose name or alternate name folds to the same text as `name`.
+    pub fn exact(&self, name: &str) -> &[PlaceId] {
+        self.by_fold
+            .get(&fold(name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Entries whose transliteration skeleton equals that of `name` (weaker evidence).
+    pub fn fuzzy(&self, name: &str) -> &[PlaceId] {
+        self.by_skeleton
+            .get(&skeleton(&fold(name)))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// Whether some entry has exactly this folded name (for quick rejection).
+    pub fn has_folded(&self, folded: &str) -> bool {
+        self.by_fold.contains_key(folded)
+    }
+
+    /// The admin1 unit an entry lies in.
+    pub fn admin1_of(&self, id: PlaceId) -> Option<PlaceId> {
+        let e = self.entry(id);
+        if e.kind == PlaceKind::Admin1 {
+            return Some(id);
+        }
+        if e.admin1_code.is_empty() {
+            return None;
+        }
+        self.admin1
+            .get(&(e.country.clone(), e.admin1_code.clone()))
+            .copied()
+    }
+
+    /// The country entry of a code.
+    pub fn country(&self, cc: &str) -> Option<PlaceId> {
+        self.countries.get(cc).copied()
+    }
+
+    /// Whether `inner` lies inside `outer` (or is it).
+    pub fn contains(&self, outer: PlaceId, inner: PlaceId) -> bool {
+        if outer == inner {
+            return true;
+        }
+        let (o, i) = (self.entry(outer), self.entry(inner));
+        if o.country.is_empty() || o.country != i.country {
+            return false;
+        }
+        match o.kind {
+            PlaceKind::Country => true,
+            PlaceKind::Admin1 => i.admin1_code == o.admin1_code && !i.admin1_code.is_empty(),
+            _ => {
+                let mut cur = i.parent;
+                let mut guard = 0;
+                while let Some(p) = cur {
+                    if p == outer {
+                        return true;
+                    }
+                    guard += 1;
+                    if guard > 8 {
+                        break;
+                    }
+                    cur = self.entry(p).parent;
+                }
+                false
+            }
+        }
+    }
+
+    /// Great-circle distance between two entries in kilometres.
+    pub fn distance_km(&self, a: PlaceId, b: PlaceId) -> f64 {
+        let (a, b) = (self.entry(a), self.entry(b));
+        haversine_km(a.lat, a.lon, b.lat, b.lon)
+    }
+
+    /// Ids of every entry inside `outer` (itself included).
+    pub fn descendants(&self, outer: PlaceId) -> Vec<PlaceId> {
+        (0..self.entries.len() as PlaceId)
+            .filter(|&i| self.contains(outer, i))
+            .collect()
+    }
+}
+
+/// Great-circle distance in kilometres.
+pub fn haversine_km(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
+    let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+    let dp = (lat2 - lat1).to_radians();
+    let dl = (lon2 - lon1).to_radians();
+    let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
+    6371.0 * 2.0 * a.sqrt().asin()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g() -> Arc<Gazetteer> {
+        Gazetteer::bundled()
+    }
+
+    fn syrian(name: &str) -> Vec<String> {
+        let g = g();
+        let mut ids: Vec<PlaceId> = g.exact(name).to_vec();
+        if ids.is_empty() {
+            ids = g.fuzzy(name).to_vec();
+        }
+        ids.into_iter()
+            .filter(|&i| g.entry(i).country == "SY")
+            .map(|i| g.entry(i).name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn transliteration_variants_find_the_place() {
+        assert!(
+            syrian("Maaret al-Numan")
+                .iter()
+                .any(|n| n.starts_with("Ma"))
+        );
+        assert!(
+            syrian("Kafar Zita")
+                .iter()
+                .any(|n| n.starts_with("Kafr Zayt"))
+        );
+        assert!(syrian("Douma").contains(&"Dūmā".to_string()));
+        assert!(syrian("Jobar").contains(&"Jobar".to_string()));
+        assert!(syrian("Harasta").contains(&"Ḩarastā".to_string()));
+    }
+
+    #[test]
+    fn admin_hierarchy() {
+        let g = g();
+        let rif = g
+            .exact("Rif Dimashq")
+            .iter()
+            .copied()
+            .find(|&i| g.entry(i).kind == PlaceKind::Admin1)
+            .unwrap();
+        let harasta = g
+            .exact("Harasta")
+            .iter()
+            .copied()
+            .find(|&i| g.entry(i).country == "SY")
+            .unwrap();
+        assert!(g.contains(rif, harasta));
+        let sy = g.country("SY").unwrap();
+        assert!(g.contains(sy, harasta));
+        let damascus = g
+            .exact("Damascus")
+            .iter()
+            .copied()
+            .find(|&i| g.entry(i).kind == PlaceKind::Town && g.entry(i).country == "SY")
+            .unwrap();
+        let jobar = g.exact("Jobar")[0];
+        assert!(g.contains(damascus, jobar));
+        assert!(!g.contains(damascus, harasta));
+    }
+}

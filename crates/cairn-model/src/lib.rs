@@ -1,0 +1,350 @@
+//! The caption record and the small types every stage of cairn shares.
+//!
+//! This crate is the contract between stages: readers produce [`Document`]s,
+//! segmentation produces [`Segment`]s, extraction produces [`Record`]s. It holds
+//! data only (serde), no behaviour that needs IO or another crate of ours.
+#![warn(missing_docs)]
+
+use serde::{Deserialize, Serialize};
+
+/// A half-open byte range `[start, end)` into some UTF-8 text, serialised as `[start, end]`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+#[serde(from = "[usize; 2]", into = "[usize; 2]")]
+pub struct Span {
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end, "span start {start} after end {end}");
+        Span { start, end }
+    }
+    /// Number of bytes covered.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+    /// Whether the span covers nothing.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+    /// The span moved right by `by` bytes.
+    pub fn shift(self, by: usize) -> Self {
+        Span::new(self.start + by, self.end + by)
+    }
+    /// The text the span covers, if it lies on character boundaries inside `text`.
+    pub fn slice<'a>(&self, text: &'a str) -> Option<&'a str> {
+        text.get(self.start..self.end)
+    }
+}
+
+impl From<[usize; 2]> for Span {
+    fn from(a: [usize; 2]) -> Self {
+        Span {
+            start: a[0],
+            end: a[1].max(a[0]),
+        }
+    }
+}
+
+impl From<Span> for [usize; 2] {
+    fn from(s: Span) -> Self {
+        [s.start, s.end]
+    }
+}
+
+/// What kind of input a source was read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// Plain text, captions separated by blank lines.
+    Text,
+    /// An HTML page.
+    Html,
+    /// A record inside a WARC file.
+    Warc,
+    /// A line of a JSON Lines file.
+    Jsonl,
+    /// An image with embedded IPTC/XMP metadata.
+    Image,
+}
+
+impl SourceKind {
+    /// The lowercase name stored in the archive.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SourceKind::Text => "text",
+            SourceKind::Html => "html",
+            SourceKind::Warc => "warc",
+            SourceKind::Jsonl => "jsonl",
+            SourceKind::Image => "image",
+        }
+    }
+    /// Parses the name stored in the archive.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "text" => SourceKind::Text,
+            "html" => SourceKind::Html,
+            "warc" => SourceKind::Warc,
+            "jsonl" => SourceKind::Jsonl,
+            "image" => SourceKind::Image,
+            _ => return None,
+        })
+    }
+}
+
+/// A caption's place in a document: its span in the document text and the caption text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Segment {
+    /// Byte range in the document's decoded text.
+    pub span: Span,
+    /// The caption text with whitespace runs folded to one space.
+    pub text: String,
+}
+
+/// One input document as read from a source, before segmentation.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Where it came from (`file:///...`, `stdin:`, a WARC target URI...).
+    pub uri: String,
+    /// How it was read.
+    pub kind: SourceKind,
+    /// The exact bytes of the source, kept in the archive.
+    pub bytes: Vec<u8>,
+    /// Lowercase hex sha256 of `bytes`.
+    pub sha256: String,
+    /// The decoded text that spans refer to.
+    pub text: String,
+    /// The character encoding the bytes were decoded from (`utf-8`, `utf-16le`...).
+    pub encoding: String,
+    /// Captions the reader already found (HTML, images...); `None` means "segment the text by blank lines".
+    pub segments: Option<Vec<Segment>>,
+    /// Problems met while reading that did not stop it.
+    pub warnings: Vec<String>,
+}
+
+/// The structured record of one caption (see `spec/caption-record.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Record {
+    /// The caption with whitespace runs folded to one space.
+    pub text: String,
+    /// The credit line, if any.
+    pub credit: Option<Credit>,
+    /// When the photograph was taken or the scene happened.
+    pub date: Option<DateValue>,
+    /// The most specific place of the scene.
+    pub location: Option<Place>,
+    /// Every place mentioned, in text order.
+    pub places: Vec<Place>,
+    /// Casualties of the event shown.
+    pub casualties: Casualties,
+    /// Named people (not the photographer).
+    pub persons: Vec<String>,
+    /// Named organisations (not the credit's agency).
+    pub organizations: Vec<String>,
+    /// ACLED sub-event types.
+    pub event_types: Vec<String>,
+    /// To whom the caption attributes its claims.
+    pub sources: Vec<String>,
+    /// What could not be resolved.
+    pub warnings: Vec<String>,
+}
+
+/// A credit line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credit {
+    /// The credit as written.
+    pub raw: String,
+    /// People who took the photograph.
+    pub photographers: Vec<String>,
+    /// The organisation the photographer shot for.
+    pub agency: Option<String>,
+    /// The organisation that passed it on.
+    pub distributor: Option<String>,
+    /// Where `raw` stands in the text.
+    pub span: Span,
+}
+
+/// How precise a date is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// A calendar day.
+    Day,
+    /// A month.
+    Month,
+    /// A year.
+    Year,
+}
+
+impl Precision {
+    /// The lowercase name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Precision::Day => "day",
+            Precision::Month => "month",
+            Precision::Year => "year",
+        }
+    }
+}
+
+/// A date cut to its precision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DateValue {
+    /// ISO 8601 cut to the precision: `2016-11-06`, `2016-11`, `2016`.
+    pub value: String,
+    /// How much of `value` is known.
+    pub precision: Precision,
+    /// The words it was read from.
+    pub text: String,
+    /// Where `text` stands.
+    pub span: Span,
+}
+
+/// What sort of place a gazetteer entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlaceKind {
+    /// A square, street, building.
+    Point,
+    /// A part of a town.
+    Neighbourhood,
+    /// Any populated place.
+    Town,
+    /// A second-level administrative division.
+    Admin2,
+    /// A first-level administrative division (province, governorate, state).
+    Admin1,
+    /// A named region that is not an administrative unit (Eastern Ghouta).
+    Region,
+    /// A country.
+    Country,
+}
+
+impl PlaceKind {
+    /// The lowercase name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            PlaceKind::Point => "point",
+            PlaceKind::Neighbourhood => "neighbourhood",
+            PlaceKind::Town => "town",
+            PlaceKind::Admin2 => "admin2",
+            PlaceKind::Admin1 => "admin1",
+            PlaceKind::Region => "region",
+            PlaceKind::Country => "country",
+        }
+    }
+    /// Parses the lowercase name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "point" => PlaceKind::Point,
+            "neighbourhood" => PlaceKind::Neighbourhood,
+            "town" => PlaceKind::Town,
+            "admin2" => PlaceKind::Admin2,
+            "admin1" => PlaceKind::Admin1,
+            "region" => PlaceKind::Region,
+            "country" => PlaceKind::Country,
+            _ => return None,
+        })
+    }
+    /// Smaller is more specific.
+    pub fn specificity_rank(&self) -> u8 {
+        match self {
+            PlaceKind::Point => 0,
+            PlaceKind::Neighbourhood => 1,
+            PlaceKind::Town => 2,
+            PlaceKind::Admin2 => 3,
+            PlaceKind::Region => 4,
+            PlaceKind::Admin1 => 5,
+            PlaceKind::Country => 6,
+        }
+    }
+}
+
+/// A place mention resolved against the gazetteer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Place {
+    /// The gazetteer's name for it.
+    pub name: String,
+    /// The words of the caption.
+    pub text: String,
+    /// Latitude in degrees (WGS84).
+    pub lat: f64,
+    /// Longitude in degrees (WGS84).
+    pub lon: f64,
+    /// What sort of place.
+    pub kind: PlaceKind,
+    /// Name of the first-level administrative division it lies in.
+    pub admin1: Option<String>,
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: Option<String>,
+    /// `geonames:ID` or `cairn:slug`.
+    pub gazetteer_id: Option<String>,
+    /// Where `text` stands.
+    pub span: Span,
+}
+
+/// Casualty counts; a key is `null` when the caption gives none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Casualties {
+    /// People killed.
+    pub killed: Option<Count>,
+    /// People injured.
+    pub injured: Option<Count>,
+}
+
+/// A count with its hedge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    /// The lowest value the words allow.
+    pub low: u32,
+    /// The highest value, or `null` when open-ended ("at least").
+    pub high: Option<u32>,
+    /// The words it was read from.
+    pub text: String,
+    /// Where `text` stands.
+    pub span: Span,
+}
+
+/// Folds every whitespace run to one space and trims both ends: the `text` convention
+/// of the record ("whitespace runs folded to one space, nothing else changed").
+pub fn fold_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn span_serialises_as_pair() {
+        let s = Span::new(3, 9);
+        assert_eq!(serde_json::to_string(&s).unwrap(), "[3,9]");
+        let back: Span = serde_json::from_str("[3,9]").unwrap();
+        assert_eq!(back, s);
+    }
+
+    #[test]
+    fn empty_record_has_null_casualty_keys() {
+        let r = Record {
+            text: "x".into(),
+            ..Default::default()
+        };
+        let v = serde_json::to_value(&r).unwrap();
+        assert!(v["casualties"]["killed"].is_null());
+        assert!(v["credit"].is_null());
+        assert_eq!(v["places"], serde_json::json!([]));
+    }
+}

@@ -1,0 +1,266 @@
+//! Runs ingest → segment → extract → dedup keys → store, in parallel batches with
+//! bounded memory, and reports progress as events (it never prints).
+#![warn(missing_docs)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use cairn_extract::Extractor;
+use cairn_ingest::Input;
+use cairn_model::Document;
+use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
+use rayon::prelude::*;
+
+/// What can stop a whole run (a bad input only stops itself).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The archive failed.
+    #[error(transparent)]
+    Store(#[from] cairn_store::Error),
+}
+
+/// Result alias for this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Sources per transaction.
+    pub batch_sources: usize,
+    /// Source bytes per transaction (a batch closes at whichever limit comes first).
+    pub batch_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            batch_sources: 512,
+            batch_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
+/// Progress, as the run goes.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The inputs are known.
+    Planned {
+        /// Files to read (stdin counts as one).
+        inputs: u64,
+        /// Their total size in bytes, where known.
+        bytes: u64,
+    },
+    /// A source was read and processed.
+    Read {
+        /// Its size.
+        bytes: u64,
+        /// Captions found in it.
+        captions: u64,
+    },
+    /// A source was read with a problem that did not stop it.
+    Warning {
+        /// Which source.
+        source: String,
+        /// What happened.
+        message: String,
+    },
+    /// An input could not be ingested.
+    Rejected {
+        /// What went wrong, naming the input.
+        message: String,
+    },
+    /// A batch is committed to the archive.
+    Committed(BatchSummary),
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Report {
+    /// Inputs named (files after expanding directories, stdin).
+    pub inputs: u64,
+    /// Inputs that could not be ingested.
+    pub rejected: u64,
+    /// Warnings about inputs that were ingested.
+    pub warnings: u64,
+    /// Sources stored.
+    pub sources_added: u64,
+    /// Sources already in the archive.
+    pub sources_skipped: u64,
+    /// Caption occurrences stored.
+    pub occurrences_added: u64,
+    /// New distinct caption texts.
+    pub variants_added: u64,
+    /// New captions.
+    pub captions_added: u64,
+}
+
+impl Report {
+    fn add(&mut self, s: &BatchSummary) {
+        self.sources_added += s.sources_added;
+        self.sources_skipped += s.sources_skipped;
+        self.occurrences_added += s.occurrences_added;
+        self.variants_added += s.variants_added;
+        self.captions_added += s.captions_added;
+    }
+}
+
+/// Turns one document into what the archive stores: segments, records, exact keys.
+pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
+    let segments = match doc.segments {
+        Some(s) => s,
+        None => cairn_extract::segment(&doc.text),
+    };
+    let occurrences = segments
+        .into_iter()
+        .map(|seg| {
+            let key = cairn_dedup::exact_key(&seg.text).to_bytes();
+            let record = extractor.extract(&seg.text);
+            NewOccurrence {
+                span: seg.span,
+                text: seg.text,
+                key,
+                record: Some(record),
+            }
+        })
+        .collect();
+    NewSource {
+        uri: doc.uri,
+        kind: doc.kind,
+        sha256: doc.sha256,
+        encoding: doc.encoding,
+        text_len: doc.text.len(),
+        bytes: doc.bytes,
+        warnings: doc.warnings,
+        occurrences,
+    }
+}
+
+fn read_input(input: &Input) -> cairn_ingest::Result<Document> {
+    match input {
+        Input::File(p) => cairn_ingest::read_file(p),
+        Input::Stdin => cairn_ingest::read_stdin(),
+    }
+}
+
+fn input_size(input: &Input) -> u64 {
+    match input {
+        Input::File(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+        Input::Stdin => 0,
+    }
+}
+
+/// Ingests `paths` (files, directories, `-` for stdin) into `archive`.
+///
+/// Batches are read and extracted in parallel while the previous batch is written;
+/// at most two batches are in memory at once. Each batch is one transaction, so an
+/// interrupted run leaves every earlier batch stored, and a re-run skips them.
+pub fn ingest(
+    archive: &mut Archive,
+    paths: &[PathBuf],
+    extractor: Arc<Extractor>,
+    opts: &Options,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Report> {
+    let (inputs, errors) = cairn_ingest::expand_paths(paths);
+    let mut report = Report {
+        inputs: (inputs.len() + errors.len()) as u64,
+        ..Default::default()
+    };
+    for e in errors {
+        report.rejected += 1;
+        on_event(Event::Rejected {
+            message: e.to_string(),
+        });
+    }
+    let sizes: Vec<u64> = inputs.iter().map(input_size).collect();
+    on_event(Event::Planned {
+        inputs: inputs.len() as u64,
+        bytes: sizes.iter().sum(),
+    });
+
+    // Cut the inputs into batches by count and bytes.
+    let mut batches: Vec<Vec<Input>> = Vec::new();
+    let mut cur: Vec<Input> = Vec::new();
+    let mut cur_bytes = 0usize;
+    for (input, size) in inputs.into_iter().zip(sizes) {
+        if !cur.is_empty()
+            && (cur.len() >= opts.batch_sources || cur_bytes + size as usize > opts.batch_bytes)
+        {
+            batches.push(std::mem::take(&mut cur));
+            cur_bytes = 0;
+        }
+        cur_bytes += size as usize;
+        cur.push(input);
+    }
+    if !cur.is_empty() {
+        batches.push(cur);
+    }
+
+    type Prepared = Vec<std::result::Result<NewSource, cairn_ingest::Error>>;
+    let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
+    std::thread::scope(|scope| -> Result<()> {
+        let producer = scope.spawn(move || {
+            for batch in batches {
+                let prepared: Prepared = batch
+                    .par_iter()
+                    .map(|input| read_input(input).map(|doc| prepare(doc, &extractor)))
+                    .collect();
+                if tx.send(prepared).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut result = Ok(());
+        for prepared in rx.iter() {
+            let mut sources = Vec::with_capacity(prepared.len());
+            for p in prepared {
+                match p {
+                    Ok(s) => {
+                        for w in &s.warnings {
+                            report.warnings += 1;
+                            on_event(Event::Warning {
+                                source: s.uri.clone(),
+                                message: w.clone(),
+                            });
+                        }
+                        on_event(Event::Read {
+                            bytes: s.bytes.len() as u64,
+                            captions: s.occurrences.len() as u64,
+                        });
+                        if s.occurrences.is_empty() {
+                            report.warnings += 1;
+                            on_event(Event::Warning {
+                                source: s.uri.clone(),
+                                message: "no captions found (no non-blank text)".into(),
+                            });
+                        }
+                        sources.push(s);
+                    }
+                    Err(e) => {
+                        report.rejected += 1;
+                        on_event(Event::Rejected {
+                            message: e.to_string(),
+                        });
+                    }
+                }
+            }
+            if sources.is_empty() {
+                continue;
+            }
+            match archive.write_batch(&sources) {
+                Ok(summary) => {
+                    report.add(&summary);
+                    on_event(Event::Committed(summary));
+                }
+                Err(e) => {
+                    result = Err(e.into());
+                    break;
+                }
+            }
+        }
+        drop(rx);
+        let _ = producer.join();
+        result
+    })?;
+    Ok(report)
+}

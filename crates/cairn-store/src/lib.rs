@@ -1,0 +1,170 @@
+//! The archive: SQLite is the source of truth (sources with their bytes, occurrences,
+//! variants, captions), tantivy is a search index rebuilt from it at will.
+//!
+//! Only this crate names rusqlite and tantivy types. Its API is synchronous; callers
+//! that are async run it on blocking threads.
+#![warn(missing_docs)]
+
+mod check;
+mod db;
+mod index;
+mod read;
+mod write;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub use check::CheckReport;
+pub use read::{
+    CaptionView, Hit, OccurrenceView, SearchRequest, SearchResults, SourceRef, SourceView, Stats,
+    VariantView,
+};
+pub use write::{BatchSummary, NewOccurrence, NewSource};
+
+/// What can go wrong in the archive.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// SQLite failed.
+    #[error("archive database {path}: {source}")]
+    Db {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The search index failed.
+    #[error("search index {path}: {message}")]
+    Index {
+        /// The index directory.
+        path: PathBuf,
+        /// What tantivy said.
+        message: String,
+    },
+    /// A filesystem operation failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// There is no archive where one was expected.
+    #[error("no archive at {0} (create one with `cairn ingest`)")]
+    NotFound(PathBuf),
+    /// Another process holds the archive for writing.
+    #[error("the archive at {0} is being written by another cairn process; try again when it ends")]
+    Busy(PathBuf),
+    /// The archive was written by a newer cairn.
+    #[error("archive {path} has schema version {found}, newer than this cairn knows ({known})")]
+    TooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// The search query could not be parsed.
+    #[error("bad query: {0}")]
+    Query(String),
+    /// Stored data is not what it should be.
+    #[error("archive {path} is inconsistent: {message}")]
+    Corrupt {
+        /// The database file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Result alias for this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An open archive. Reads take `&self` and may run on many threads at once; writes take
+/// `&mut self` and need the archive opened with [`Archive::open_writer`].
+#[derive(Debug)]
+pub struct Archive {
+    dir: PathBuf,
+    db_path: PathBuf,
+    pool: Mutex<Vec<rusqlite::Connection>>,
+    index: index::SearchIndex,
+    writer: Option<Mutex<write::Writer>>,
+}
+
+impl Archive {
+    /// The SQLite file inside a data directory.
+    pub fn db_path(dir: &Path) -> PathBuf {
+        dir.join("archive.sqlite")
+    }
+
+    /// Opens (creating if needed) the archive in `dir` for writing: runs migrations,
+    /// takes the writer lock, and brings the search index up to date with the database.
+    pub fn open_writer(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let db_path = Self::db_path(dir);
+        let conn = db::open_write(&db_path)?;
+        let index = index::SearchIndex::open_or_create(&dir.join("index"))?;
+        let index_writer = index.writer().map_err(|e| match e {
+            index::WriterError::Busy => Error::Busy(dir.to_path_buf()),
+            index::WriterError::Other(e) => e,
+        })?;
+        let mut archive = Archive {
+            dir: dir.to_path_buf(),
+            db_path,
+            pool: Mutex::new(Vec::new()),
+            index,
+            writer: Some(Mutex::new(write::Writer { conn, index_writer })),
+        };
+        archive.sync_index()?;
+        Ok(archive)
+    }
+
+    /// Opens an existing archive for reading only. Many readers may run beside one writer.
+    pub fn open_reader(dir: &Path) -> Result<Self> {
+        let db_path = Self::db_path(dir);
+        if !db_path.exists() {
+            return Err(Error::NotFound(dir.to_path_buf()));
+        }
+        let conn = db::open_read(&db_path)?;
+        let index = index::SearchIndex::open_existing(&dir.join("index"))?;
+        Ok(Archive {
+            dir: dir.to_path_buf(),
+            db_path,
+            pool: Mutex::new(vec![conn]),
+            index,
+            writer: None,
+        })
+    }
+
+    /// The data directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Runs `f` with a pooled read connection.
+    fn with_conn<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
+        let conn = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => db::open_read(&self.db_path)?,
+        };
+        let out = f(&conn);
+        self.pool
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(conn);
+        out
+    }
+
+    fn db_err(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+        move |source| Error::Db {
+            path: self.db_path.clone(),
+            source,
+        }
+    }
+}

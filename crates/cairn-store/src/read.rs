@@ -1,0 +1,367 @@
+//! Reading the archive: counts, search, one caption with its provenance, one source.
+
+use std::collections::BTreeMap;
+
+use cairn_model::{Record, Span};
+use rusqlite::{OptionalExtension, params};
+use serde::Serialize;
+
+use crate::{Archive, Error, Result};
+
+/// Counts of what the archive holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Stored sources (a page fetched from two URIs counts twice).
+    pub sources: u64,
+    /// Caption occurrences across all sources.
+    pub occurrences: u64,
+    /// Captions (one per photograph, after deduplication).
+    pub captions: u64,
+    /// Distinct caption texts.
+    pub variants: u64,
+    /// Distinct source contents (by sha256).
+    pub blobs: u64,
+    /// Bytes of source content before compression.
+    pub source_bytes: u64,
+    /// Bytes of source content as stored (compressed).
+    pub stored_bytes: u64,
+    /// Ingest batches committed.
+    pub batches: u64,
+    /// Captions in the search index.
+    pub indexed: u64,
+}
+
+/// A search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchRequest {
+    /// Full-text query (tantivy syntax); empty matches everything.
+    pub query: String,
+    /// Hits per page.
+    pub limit: usize,
+    /// Hits to skip.
+    pub offset: usize,
+}
+
+/// A source as hits and captions cite it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SourceRef {
+    /// Source id.
+    pub id: i64,
+    /// Where it came from.
+    pub uri: String,
+    /// sha256 of its bytes.
+    pub sha256: String,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// Caption id.
+    pub id: i64,
+    /// The canonical text.
+    pub text: String,
+    /// Relevance score.
+    pub score: f32,
+    /// Number of occurrences across sources.
+    pub occurrences: u64,
+    /// Sources it appeared in.
+    pub sources: Vec<SourceRef>,
+    /// The extracted record of the canonical text.
+    pub record: Option<Record>,
+}
+
+/// A page of search results.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResults {
+    /// Number of all matching captions (not the page size).
+    pub total: u64,
+    /// The page.
+    pub hits: Vec<Hit>,
+}
+
+/// A caption occurrence with its source.
+#[derive(Debug, Clone, Serialize)]
+pub struct OccurrenceView {
+    /// The source.
+    pub source: SourceRef,
+    /// Position among the source's captions, from 0.
+    pub ordinal: u64,
+    /// Byte range in the source text.
+    pub span: Span,
+}
+
+/// One distinct text of a caption.
+#[derive(Debug, Clone, Serialize)]
+pub struct VariantView {
+    /// Variant id.
+    pub id: i64,
+    /// The text.
+    pub text: String,
+    /// Where it appeared.
+    pub occurrences: Vec<OccurrenceView>,
+}
+
+/// A caption with everything known about it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaptionView {
+    /// Caption id.
+    pub id: i64,
+    /// The canonical text.
+    pub text: String,
+    /// The extracted record of the canonical text.
+    pub record: Option<Record>,
+    /// Every distinct text, canonical first.
+    pub variants: Vec<VariantView>,
+    /// Every distinct source it appeared in.
+    pub sources: Vec<SourceRef>,
+}
+
+/// A stored source.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceView {
+    /// Source id.
+    pub id: i64,
+    /// Where it came from.
+    pub uri: String,
+    /// sha256 of its bytes.
+    pub sha256: String,
+    /// How it was read.
+    pub kind: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// The encoding of its text.
+    pub encoding: String,
+    /// When it was stored (RFC 3339).
+    pub ingested_at: String,
+    /// Problems met while reading it.
+    pub warnings: Vec<String>,
+    /// Its captions: (ordinal, caption id, span).
+    pub captions: Vec<(u64, i64, Span)>,
+}
+
+impl Archive {
+    /// Counts of what the archive holds.
+    pub fn stats(&self) -> Result<Stats> {
+        let indexed = self.index.num_docs()?;
+        self.with_conn(|c| {
+            let one = |sql: &str| -> Result<u64> {
+                c.query_row(sql, [], |r| r.get::<_, i64>(0))
+                    .map(|v| v as u64)
+                    .map_err(self.db_err())
+            };
+            Ok(Stats {
+                sources: one("SELECT count(*) FROM source")?,
+                occurrences: one("SELECT count(*) FROM occurrence")?,
+                captions: one("SELECT count(*) FROM caption")?,
+                variants: one("SELECT count(*) FROM variant")?,
+                blobs: one("SELECT count(*) FROM blob")?,
+                source_bytes: one("SELECT coalesce(sum(size), 0) FROM blob")?,
+                stored_bytes: one("SELECT coalesce(sum(length(data)), 0) FROM blob")?,
+                batches: one("SELECT count(*) FROM batch")?,
+                indexed,
+            })
+        })
+    }
+
+    /// Full-text search over captions.
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
+        let query = self.index.parse(&req.query)?;
+        let (ids, total) = self.index.search(query.as_ref(), req.limit, req.offset)?;
+        self.with_conn(|c| {
+            let mut hits = Vec::with_capacity(ids.len());
+            for (id, score) in ids {
+                let id = id as i64;
+                let Some((text, record)) = canonical(c, id).map_err(self.db_err())? else {
+                    continue;
+                };
+                let sources = caption_sources(c, id).map_err(self.db_err())?;
+                let occurrences: i64 = c
+                    .query_row(
+                        "SELECT count(*) FROM occurrence o JOIN variant v ON v.id = o.variant_id WHERE v.caption_id = ?1",
+                        [id],
+                        |r| r.get(0),
+                    )
+                    .map_err(self.db_err())?;
+                hits.push(Hit { id, text, score, occurrences: occurrences as u64, sources, record });
+            }
+            Ok(SearchResults { total: total as u64, hits })
+        })
+    }
+
+    /// One caption with all its variants, occurrences and sources; `None` if no such id.
+    pub fn caption(&self, id: i64) -> Result<Option<CaptionView>> {
+        self.with_conn(|c| {
+            let Some((text, record)) = canonical(c, id).map_err(self.db_err())? else {
+                return Ok(None);
+            };
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT v.id, v.text, o.ordinal, o.start, o.end, s.id, s.uri, s.sha256
+                     FROM variant v JOIN caption c ON c.id = v.caption_id
+                     LEFT JOIN occurrence o ON o.variant_id = v.id
+                     LEFT JOIN source s ON s.id = o.source_id
+                     WHERE v.caption_id = ?1
+                     ORDER BY v.id = c.canonical_variant DESC, v.id, s.id, o.ordinal",
+                )
+                .map_err(self.db_err())?;
+            let mut variants: Vec<VariantView> = Vec::new();
+            let mut rows = stmt.query([id]).map_err(self.db_err())?;
+            while let Some(r) = rows.next().map_err(self.db_err())? {
+                let vid: i64 = r.get(0).map_err(self.db_err())?;
+                if variants.last().map(|v| v.id) != Some(vid) {
+                    variants.push(VariantView {
+                        id: vid,
+                        text: r.get(1).map_err(self.db_err())?,
+                        occurrences: Vec::new(),
+                    });
+                }
+                let sid: Option<i64> = r.get(5).map_err(self.db_err())?;
+                if let Some(sid) = sid {
+                    let occ = OccurrenceView {
+                        source: SourceRef {
+                            id: sid,
+                            uri: r.get(6).map_err(self.db_err())?,
+                            sha256: r.get(7).map_err(self.db_err())?,
+                        },
+                        ordinal: r.get::<_, i64>(2).map_err(self.db_err())? as u64,
+                        span: Span::new(
+                            r.get::<_, i64>(3).map_err(self.db_err())? as usize,
+                            r.get::<_, i64>(4).map_err(self.db_err())? as usize,
+                        ),
+                    };
+                    if let Some(v) = variants.last_mut() {
+                        v.occurrences.push(occ);
+                    }
+                }
+            }
+            let sources = caption_sources(c, id).map_err(self.db_err())?;
+            Ok(Some(CaptionView {
+                id,
+                text,
+                record,
+                variants,
+                sources,
+            }))
+        })
+    }
+
+    /// One source's metadata and caption positions; `None` if no such id.
+    pub fn source(&self, id: i64) -> Result<Option<SourceView>> {
+        self.with_conn(|c| {
+            let row = c
+                .query_row(
+                    "SELECT uri, sha256, kind, size, encoding, ingested_at, warnings FROM source WHERE id = ?1",
+                    [id],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, String>(4)?,
+                            r.get::<_, String>(5)?,
+                            r.get::<_, String>(6)?,
+                        ))
+                    },
+                )
+                .optional()
+                .map_err(self.db_err())?;
+            let Some((uri, sha256, kind, size, encoding, ingested_at, warnings)) = row else {
+                return Ok(None);
+            };
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT o.ordinal, v.caption_id, o.start, o.end FROM occurrence o
+                     JOIN variant v ON v.id = o.variant_id WHERE o.source_id = ?1 ORDER BY o.ordinal",
+                )
+                .map_err(self.db_err())?;
+            let captions = stmt
+                .query_map([id], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        r.get::<_, i64>(1)?,
+                        Span::new(r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize),
+                    ))
+                })
+                .map_err(self.db_err())?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(self.db_err())?;
+            Ok(Some(SourceView {
+                id,
+                uri,
+                sha256,
+                kind,
+                size: size as u64,
+                encoding,
+                ingested_at,
+                warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+                captions,
+            }))
+        })
+    }
+
+    /// The exact bytes of a stored source, by sha256, checked against the hash.
+    pub fn source_bytes(&self, sha256: &str) -> Result<Option<Vec<u8>>> {
+        self.with_conn(|c| {
+            let row: Option<(i64, Vec<u8>)> = c
+                .query_row(
+                    "SELECT size, data FROM blob WHERE sha256 = ?1",
+                    [sha256],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()
+                .map_err(self.db_err())?;
+            let Some((size, data)) = row else {
+                return Ok(None);
+            };
+            let bytes =
+                zstd::bulk::decompress(&data, size as usize).map_err(|e| Error::Corrupt {
+                    path: self.db_path.clone(),
+                    message: format!("source {sha256}: cannot decompress: {e}"),
+                })?;
+            Ok(Some(bytes))
+        })
+    }
+
+    /// Source ids per caption, for many captions at once.
+    pub fn sources_of(&self, ids: &[i64]) -> Result<BTreeMap<i64, Vec<SourceRef>>> {
+        self.with_conn(|c| {
+            let mut out = BTreeMap::new();
+            for &id in ids {
+                out.insert(id, caption_sources(c, id).map_err(self.db_err())?);
+            }
+            Ok(out)
+        })
+    }
+}
+
+fn canonical(
+    c: &rusqlite::Connection,
+    id: i64,
+) -> rusqlite::Result<Option<(String, Option<Record>)>> {
+    c.prepare_cached(
+        "SELECT v.text, v.record FROM caption c JOIN variant v ON v.id = c.canonical_variant WHERE c.id = ?1",
+    )?
+    .query_row([id], |r| {
+        let text: String = r.get(0)?;
+        let record: Option<String> = r.get(1)?;
+        Ok((text, record.and_then(|s| serde_json::from_str(&s).ok())))
+    })
+    .optional()
+}
+
+fn caption_sources(c: &rusqlite::Connection, id: i64) -> rusqlite::Result<Vec<SourceRef>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT DISTINCT s.id, s.uri, s.sha256 FROM variant v
+         JOIN occurrence o ON o.variant_id = v.id JOIN source s ON s.id = o.source_id
+         WHERE v.caption_id = ?1 ORDER BY s.id",
+    )?;
+    stmt.query_map(params![id], |r| {
+        Ok(SourceRef {
+            id: r.get(0)?,
+            uri: r.get(1)?,
+            sha256: r.get(2)?,
+        })
+    })?
+    .collect()
+}

@@ -1,0 +1,286 @@
+//! Writing batches: one SQLite transaction per batch, then the index catches up.
+
+use cairn_model::{Record, SourceKind, Span};
+use rusqlite::{OptionalExtension, params};
+use tantivy::IndexWriter;
+
+use crate::index::IndexDoc;
+use crate::{Archive, Error, Result};
+
+pub(crate) struct Writer {
+    pub conn: rusqlite::Connection,
+    pub index_writer: IndexWriter,
+}
+
+impl std::fmt::Debug for Writer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer").finish_non_exhaustive()
+    }
+}
+
+/// A source to store, with the caption occurrences found in it.
+#[derive(Debug, Clone)]
+pub struct NewSource {
+    /// Where it came from.
+    pub uri: String,
+    /// How it was read.
+    pub kind: SourceKind,
+    /// Lowercase hex sha256 of `bytes`.
+    pub sha256: String,
+    /// The exact bytes.
+    pub bytes: Vec<u8>,
+    /// The encoding the text was decoded from.
+    pub encoding: String,
+    /// Length in bytes of the decoded text the spans refer to.
+    pub text_len: usize,
+    /// Problems met while reading it.
+    pub warnings: Vec<String>,
+    /// The captions found in it, in order.
+    pub occurrences: Vec<NewOccurrence>,
+}
+
+/// One caption occurrence in a new source.
+#[derive(Debug, Clone)]
+pub struct NewOccurrence {
+    /// Where it stands in the source text.
+    pub span: Span,
+    /// The caption text (whitespace folded).
+    pub text: String,
+    /// The exact-duplicate key of `text`.
+    pub key: [u8; 16],
+    /// The extracted record, kept with the variant when the text is new.
+    pub record: Option<Record>,
+}
+
+/// What a batch changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct BatchSummary {
+    /// Sources stored.
+    pub sources_added: u64,
+    /// Sources already in the archive, left as they were.
+    pub sources_skipped: u64,
+    /// Caption occurrences stored.
+    pub occurrences_added: u64,
+    /// New distinct caption texts.
+    pub variants_added: u64,
+    /// New captions.
+    pub captions_added: u64,
+}
+
+impl Archive {
+    fn writer_mut(&mut self) -> &mut Writer {
+        self.writer
+            .as_mut()
+            .expect("archive opened read-only; use Archive::open_writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Stores a batch of sources in one transaction: either all of it is in the archive
+    /// afterwards or none of it. Sources already stored (same uri and sha256) are skipped,
+    /// so ingesting the same input twice changes nothing. Then the index catches up.
+    pub fn write_batch(&mut self, sources: &[NewSource]) -> Result<BatchSummary> {
+        let db_path = self.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let now = jiff::Timestamp::now().to_string();
+        let mut summary = BatchSummary::default();
+        let w = self.writer_mut();
+        let tx = w.conn.transaction().map_err(err)?;
+        tx.execute("INSERT INTO batch (started_at) VALUES (?1)", [&now])
+            .map_err(err)?;
+        let seq = tx.last_insert_rowid();
+        {
+            let mut exists = tx
+                .prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
+                .map_err(err)?;
+            let mut put_blob = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO blob (sha256, size, codec, data) VALUES (?1, ?2, 'zstd', ?3)",
+                )
+                .map_err(err)?;
+            let mut put_source = tx
+                .prepare_cached(
+                    "INSERT INTO source (uri, sha256, kind, size, encoding, text_len, ingested_at, batch, warnings)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                )
+                .map_err(err)?;
+            let mut find_variant = tx
+                .prepare_cached("SELECT id FROM variant WHERE key = ?1")
+                .map_err(err)?;
+            let mut put_caption = tx
+                .prepare_cached("INSERT INTO caption (seq) VALUES (?1)")
+                .map_err(err)?;
+            let mut put_variant = tx
+                .prepare_cached(
+                    "INSERT INTO variant (caption_id, key, text, record) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(err)?;
+            let mut set_canonical = tx
+                .prepare_cached("UPDATE caption SET canonical_variant = ?1 WHERE id = ?2")
+                .map_err(err)?;
+            let mut put_occurrence = tx
+                .prepare_cached(
+                    "INSERT INTO occurrence (source_id, variant_id, ordinal, start, end) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(err)?;
+            for s in sources {
+                if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
+                    summary.sources_skipped += 1;
+                    continue;
+                }
+                let packed = zstd::bulk::compress(&s.bytes, 3).map_err(|source| Error::Io {
+                    path: db_path.clone(),
+                    source,
+                })?;
+                put_blob
+                    .execute(params![s.sha256, s.bytes.len() as i64, packed])
+                    .map_err(err)?;
+                let warnings = serde_json::to_string(&s.warnings).unwrap_or_else(|_| "[]".into());
+                put_source
+                    .execute(params![
+                        s.uri,
+                        s.sha256,
+                        s.kind.as_str(),
+                        s.bytes.len() as i64,
+                        s.encoding,
+                        s.text_len as i64,
+                        now,
+                        seq,
+                        warnings
+                    ])
+                    .map_err(err)?;
+                let source_id = tx.last_insert_rowid();
+                summary.sources_added += 1;
+                for (ordinal, o) in s.occurrences.iter().enumerate() {
+                    let variant_id: Option<i64> = find_variant
+                        .query_row([&o.key[..]], |r| r.get(0))
+                        .optional()
+                        .map_err(err)?;
+                    let variant_id = match variant_id {
+                        Some(v) => v,
+                        None => {
+                            put_caption.execute([seq]).map_err(err)?;
+                            let caption_id = tx.last_insert_rowid();
+                            let record = o
+                                .record
+                                .as_ref()
+                                .map(|r| serde_json::to_string(r).unwrap_or_default());
+                            put_variant
+                                .execute(params![caption_id, &o.key[..], o.text, record])
+                                .map_err(err)?;
+                            let v = tx.last_insert_rowid();
+                            set_canonical.execute(params![v, caption_id]).map_err(err)?;
+                            summary.variants_added += 1;
+                            summary.captions_added += 1;
+                            v
+                        }
+                    };
+                    put_occurrence
+                        .execute(params![
+                            source_id,
+                            variant_id,
+                            ordinal as i64,
+                            o.span.start as i64,
+                            o.span.end as i64
+                        ])
+                        .map_err(err)?;
+                    summary.occurrences_added += 1;
+                }
+            }
+        }
+        if summary.sources_added == 0 {
+            // Nothing new: leave no empty batch behind.
+            tx.rollback().map_err(err)?;
+            return Ok(summary);
+        }
+        tx.execute(
+            "UPDATE batch SET sources = ?1 WHERE seq = ?2",
+            params![summary.sources_added as i64, seq],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        self.sync_index()?;
+        Ok(summary)
+    }
+
+    /// Brings the search index up to date with the database: indexes every caption
+    /// changed since the batch the index last reflects (all of them for a new index).
+    pub fn sync_index(&mut self) -> Result<u64> {
+        let db_path = self.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let indexed = self.index.indexed_seq()?;
+        let w = self
+            .writer
+            .as_mut()
+            .expect("sync_index needs a writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        let db_seq: i64 = w
+            .conn
+            .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+            .map_err(err)?;
+        let from = match indexed {
+            Some(s) if s == db_seq => return Ok(0),
+            Some(s) if s < db_seq => s,
+            // New, stale-schema, or ahead of the database (restored from elsewhere): rebuild.
+            _ => {
+                w.index_writer
+                    .delete_all_documents()
+                    .map_err(|e| Error::Index {
+                        path: db_path.clone(),
+                        message: e.to_string(),
+                    })?;
+                -1
+            }
+        };
+        let mut n = 0;
+        {
+            let mut stmt = w
+                .conn
+                .prepare(
+                    "SELECT c.id, group_concat(v.text, char(10))
+                     FROM caption c JOIN variant v ON v.caption_id = c.id
+                     WHERE c.seq > ?1 GROUP BY c.id",
+                )
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([from], |r| {
+                    Ok(IndexDoc {
+                        id: r.get::<_, i64>(0)? as u64,
+                        text: r.get(1)?,
+                    })
+                })
+                .map_err(err)?;
+            for row in rows {
+                self.index.add(&w.index_writer, row.map_err(err)?)?;
+                n += 1;
+            }
+        }
+        self.index.commit(&mut w.index_writer, db_seq)?;
+        Ok(n)
+    }
+
+    /// Rebuilds the search index from the database.
+    pub fn reindex(&mut self) -> Result<u64> {
+        let w = self
+            .writer
+            .as_mut()
+            .expect("reindex needs a writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        w.index_writer
+            .delete_all_documents()
+            .map_err(|e| Error::Index {
+                path: self.dir.join("index"),
+                message: e.to_string(),
+            })?;
+        self.index.commit(&mut w.index_writer, -1)?;
+        self.sync_index()
+    }
+}

@@ -1,0 +1,404 @@
+//! `cairn`: the command-line interface. The only crate that prints, shows progress bars
+//! and uses `anyhow`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use cairn_extract::Extractor;
+use cairn_gazetteer::Gazetteer;
+use cairn_pipeline::{Event, Options};
+use cairn_store::{Archive, SearchRequest};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Exit code when some inputs were ingested and others were rejected.
+const EXIT_PARTIAL: u8 = 3;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cairn",
+    version,
+    about = "A deduplicated, searchable archive of news photo captions"
+)]
+struct Cli {
+    /// The archive directory.
+    #[arg(long, global = true, env = "CAIRN_DATA", value_name = "DIR")]
+    data: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Ingest pages: files, directories (recursively), `-` for stdin.
+    Ingest {
+        /// What to ingest.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print the summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print counts of what the archive holds.
+    Stats {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Full-text search over captions.
+    Search {
+        /// The query (tantivy syntax: words, "phrases", AND/OR, -exclusions); "" for all.
+        query: String,
+        /// Hits to show.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Hits to skip.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one caption with all its occurrences and sources.
+    Show {
+        /// Caption id.
+        id: i64,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Extract records from captions separated by blank lines (stdin when no file).
+    Extract {
+        /// Input files.
+        files: Vec<PathBuf>,
+    },
+    /// Write a synthetic corpus of gallery pages (deterministic for a seed).
+    Generate {
+        /// Number of pages.
+        #[arg(long, default_value_t = 100)]
+        pages: u64,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory.
+        out: PathBuf,
+    },
+    /// Build a sample archive from a generated corpus, then serve it.
+    Demo {
+        /// Pages in the sample corpus.
+        #[arg(long, default_value_t = 300)]
+        pages: u64,
+        /// Address to serve on.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        addr: String,
+        /// Build the archive and exit without serving.
+        #[arg(long)]
+        no_serve: bool,
+    },
+    /// Serve the JSON API.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        addr: String,
+    },
+    /// Rebuild the search index from the database.
+    Reindex,
+    /// Verify the archive; exits non-zero on any problem.
+    Check {
+        /// Rebuild the search index when it is out of step.
+        #[arg(long)]
+        repair: bool,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn data_dir(cli_data: &Option<PathBuf>) -> PathBuf {
+    cli_data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("cairn-data"))
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let data = data_dir(&cli.data);
+    match cli.command {
+        Command::Ingest { paths, json } => ingest(&data, &paths, json),
+        Command::Stats { json } => {
+            let a = Archive::open_reader(&data)?;
+            let s = a.stats()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&s)?);
+            } else {
+                println!("sources      {}", s.sources);
+                println!("occurrences  {}", s.occurrences);
+                println!("captions     {}", s.captions);
+                println!("variants     {}", s.variants);
+                println!(
+                    "source bytes {} ({} stored)",
+                    s.source_bytes, s.stored_bytes
+                );
+                println!("indexed      {}", s.indexed);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search {
+            query,
+            limit,
+            offset,
+            json,
+        } => {
+            let a = Archive::open_reader(&data)?;
+            let r = a.search(&SearchRequest {
+                query,
+                limit,
+                offset,
+            })?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r)?);
+            } else {
+                println!("{} captions match", r.total);
+                for h in &r.hits {
+                    println!(
+                        "\n#{} ({} sources, {} occurrences)",
+                        h.id,
+                        h.sources.len(),
+                        h.occurrences
+                    );
+                    println!("  {}", h.text);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { id, json } => {
+            let a = Archive::open_reader(&data)?;
+            let Some(c) = a.caption(id)? else {
+                bail!("no caption {id} in {}", data.display())
+            };
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                println!("caption #{}\n  {}\n", c.id, c.text);
+                for v in &c.variants {
+                    println!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
+                    if v.text != c.text {
+                        println!("  {}", v.text);
+                    }
+                    for o in &v.occurrences {
+                        println!(
+                            "  - {} [{}..{}] sha256 {}",
+                            o.source.uri, o.span.start, o.span.end, o.source.sha256
+                        );
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Extract { files } => extract(&files),
+        Command::Generate { pages, seed, out } => {
+            generate(pages, seed, &out)?;
+            eprintln!("wrote {pages} pages to {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Demo {
+            pages,
+            addr,
+            no_serve,
+        } => {
+            let data = cli
+                .data
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("cairn-demo"));
+            let corpus = data.join("sample-corpus");
+            eprintln!(
+                "generating {pages} synthetic pages (agency \"Sample Wire\") in {}",
+                corpus.display()
+            );
+            generate(pages, 1, &corpus)?;
+            let code = ingest(&data, &[corpus], false)?;
+            if code != ExitCode::SUCCESS {
+                return Ok(code);
+            }
+            if no_serve {
+                return Ok(ExitCode::SUCCESS);
+            }
+            serve(&data, &addr)
+        }
+        Command::Serve { addr } => serve(&data, &addr),
+        Command::Check { repair, json } => {
+            let mut rep = Archive::open_reader(&data)?.check()?;
+            if repair && !rep.ok() {
+                let mut w = Archive::open_writer(&data)?;
+                let n = w.reindex()?;
+                eprintln!("repair: reindexed {n} captions");
+                rep = w.check()?;
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&rep)?);
+            }
+            for p in &rep.problems {
+                eprintln!("problem: {p}");
+            }
+            eprintln!(
+                "checked {} sources, {} occurrences, {} captions ({} indexed): {}",
+                rep.sources_checked,
+                rep.occurrences_checked,
+                rep.captions,
+                rep.indexed,
+                if rep.ok() {
+                    "ok".to_string()
+                } else {
+                    format!("{} problems", rep.problems.len())
+                }
+            );
+            Ok(if rep.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Reindex => {
+            let mut a = Archive::open_writer(&data)?;
+            let n = a.reindex()?;
+            eprintln!("reindexed {n} captions");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn ingest(data: &Path, paths: &[PathBuf], json: bool) -> Result<ExitCode> {
+    let mut archive = Archive::open_writer(data)?;
+    let extractor = Arc::new(Extractor::new());
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(0);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {bytes}/{total_bytes} {bytes_per_sec} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut captions = 0u64;
+    let started = std::time::Instant::now();
+    let report = cairn_pipeline::ingest(
+        &mut archive,
+        paths,
+        extractor,
+        &Options::default(),
+        &mut |e| match e {
+            Event::Planned { bytes, .. } => bar.set_length(bytes),
+            Event::Read { bytes, captions: c } => {
+                bar.inc(bytes);
+                captions += c;
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                bar.set_message(format!(
+                    "{captions} captions, {:.0}/s",
+                    captions as f64 / secs
+                ));
+            }
+            Event::Warning { source, message } => {
+                bar.suspend(|| eprintln!("warning: {source}: {message}"))
+            }
+            Event::Rejected { message } => bar.suspend(|| eprintln!("error: {message}")),
+            Event::Committed(_) => {}
+        },
+    )?;
+    bar.finish_and_clear();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    eprintln!(
+        "ingested {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings",
+        report.sources_added,
+        report.sources_skipped,
+        report.occurrences_added,
+        report.captions_added,
+        report.rejected,
+        report.warnings
+    );
+    let accepted = report.sources_added + report.sources_skipped;
+    Ok(if report.rejected == 0 {
+        ExitCode::SUCCESS
+    } else if accepted > 0 {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn extract(files: &[PathBuf]) -> Result<ExitCode> {
+    let extractor = Extractor::new();
+    let mut docs = Vec::new();
+    if files.is_empty() {
+        docs.push(cairn_ingest::read_stdin()?);
+    }
+    for f in files {
+        docs.push(cairn_ingest::read_file(f)?);
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for d in docs {
+        for w in &d.warnings {
+            eprintln!("warning: {}: {w}", d.uri);
+        }
+        for seg in cairn_extract::segment(&d.text) {
+            let rec = extractor.extract(&seg.text);
+            serde_json::to_writer(&mut out, &rec)?;
+            out.write_all(b"\n")?;
+        }
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate(pages: u64, seed: u64, out: &Path) -> Result<()> {
+    let g = Gazetteer::bundled();
+    let generator = cairn_synth::Generator::new(&g, seed, pages);
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    for j in 0..pages {
+        let page = generator.page(j);
+        let path = out.join(&page.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::write(&path, page.text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn serve(data: &Path, addr: &str) -> Result<ExitCode> {
+    let archive = Arc::new(Archive::open_reader(data)?);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr()?;
+        println!("cairn is serving {} at http://{local}/", data.display());
+        std::io::stdout().flush()?;
+        cairn_server::serve(listener, archive).await?;
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
