@@ -180,7 +180,7 @@ impl Generator {
                 name: strip_marks(&e.name),
                 country: e.country.clone(),
             })
-            .filter(|s| s.name.chars().all(|c| c.is_ascii()))
+            .filter(|s| s.name.is_ascii())
             .collect();
         spots.sort_by(|a, b| (&a.country, &a.name).cmp(&(&b.country, &b.name)));
         spots.dedup_by(|a, b| a.name == b.name);

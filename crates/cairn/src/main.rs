@@ -42,6 +42,9 @@ enum Command {
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// Sources per transaction.
+        #[arg(long, default_value_t = 512, hide = true)]
+        batch_sources: usize,
     },
     /// Print counts of what the archive holds.
     Stats {
@@ -138,7 +141,10 @@ fn data_dir(cli_data: &Option<PathBuf>) -> PathBuf {
 fn run(cli: Cli) -> Result<ExitCode> {
     let data = data_dir(&cli.data);
     match cli.command {
-        Command::Ingest { paths, json } => ingest(&data, &paths, json),
+        Command::Ingest { paths, json, batch_sources } => {
+            let opts = Options { batch_sources: batch_sources.max(1), ..Options::default() };
+            ingest(&data, &paths, json, &opts)
+        }
         Command::Stats { json } => {
             let a = Archive::open_reader(&data)?;
             let s = a.stats()?;
@@ -230,7 +236,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 corpus.display()
             );
             generate(pages, 1, &corpus)?;
-            let code = ingest(&data, &[corpus], false)?;
+            let code = ingest(&data, &[corpus], false, &Options::default())?;
             if code != ExitCode::SUCCESS {
                 return Ok(code);
             }
@@ -281,7 +287,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn ingest(data: &Path, paths: &[PathBuf], json: bool) -> Result<ExitCode> {
+fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
     let mut archive = Archive::open_writer(data)?;
     let extractor = Arc::new(Extractor::new());
     let bar = if std::io::stderr().is_terminal() {
@@ -303,7 +309,7 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool) -> Result<ExitCode> {
         &mut archive,
         paths,
         extractor,
-        &Options::default(),
+        opts,
         &mut |e| match e {
             Event::Planned { bytes, .. } => bar.set_length(bytes),
             Event::Read { bytes, captions: c } => {

@@ -1,0 +1,48 @@
+//! Helpers shared by the integration tests: the real binary, temporary archives, and
+//! the shared seed data (skipped with a message outside CI when it is absent).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+/// The `cairn` binary built by cargo for these tests.
+pub fn cairn(data: &Path) -> Command {
+    let mut c = Command::cargo_bin("cairn").expect("cairn binary");
+    c.arg("--data").arg(data).env_remove("CAIRN_DATA");
+    c
+}
+
+/// The `../shared` directory beside the repository, or `None` (with a message) when it
+/// is absent outside CI. Under `CI=true` its absence fails the test.
+pub fn shared() -> Option<PathBuf> {
+    let dir = std::env::var_os("CAIRN_SHARED").map(PathBuf::from).unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    });
+    if dir.join("seeds").is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("shared data not found at {} (set CAIRN_SHARED)", dir.display());
+    }
+    eprintln!("skipping: shared data not found at {}", dir.display());
+    None
+}
+
+/// Runs and parses stdout as JSON, asserting success.
+pub fn json(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.output().expect("run cairn");
+    assert!(out.status.success(), "cairn failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// `stats --json` of an archive.
+pub fn stats(data: &Path) -> serde_json::Value {
+    json(cairn(data).args(["stats", "--json"]))
+}
+
+/// stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
