@@ -5,27 +5,123 @@
 //! Pure: no IO. The gazetteer is passed in.
 #![warn(missing_docs)]
 
+mod credit;
+mod date;
+mod entities;
+mod places;
 pub mod segment;
+mod text;
 
-use cairn_model::{Record, fold_whitespace};
+use std::sync::Arc;
+
+use cairn_gazetteer::Gazetteer;
+use cairn_model::{Casualties, Record, Span, fold_whitespace};
 
 pub use segment::segment;
 
-/// Extracts records from caption texts. Cheap to share between threads.
-#[derive(Debug, Default, Clone)]
-pub struct Extractor {}
+/// Extracts records from caption texts. Cheap to clone and share between threads.
+#[derive(Debug, Clone)]
+pub struct Extractor {
+    gazetteer: Arc<Gazetteer>,
+}
 
 impl Extractor {
-    /// An extractor.
-    pub fn new() -> Self {
-        Extractor {}
+    /// An extractor over a gazetteer.
+    pub fn new(gazetteer: Arc<Gazetteer>) -> Self {
+        Extractor { gazetteer }
     }
 
-    /// The record of one caption.
+    /// An extractor over the bundled gazetteer.
+    pub fn bundled() -> Self {
+        Self::new(Gazetteer::bundled())
+    }
+
+    /// The gazetteer in use.
+    pub fn gazetteer(&self) -> &Gazetteer {
+        &self.gazetteer
+    }
+
+    /// The record of one caption. Spans are byte offsets into the record's `text` (the
+    /// caption with whitespace runs folded).
     pub fn extract(&self, caption: &str) -> Record {
+        let text = fold_whitespace(caption);
+        let sentences = text::sentences(&text);
+        let mut warnings = Vec::new();
+        let mut mask = text::Mask::default();
+
+        let credit = credit::find(&text);
+        let credit_span = credit.as_ref().map(|c| c.credit.span);
+        match &credit {
+            Some(c) => {
+                mask.add(c.credit.span);
+                warnings.extend(c.warnings.iter().cloned());
+            }
+            None if !text.is_empty() => warnings.push("no credit line found".to_string()),
+            None => {}
+        }
+        let date = date::choose(&text, &sentences, credit_span, &mut warnings);
+
+        let orgs = entities::organizations(&text, &mask);
+        for (_, s) in &orgs {
+            mask.add(*s);
+            // "Jaish al-Islam (Islam Army)", "Syrian Democratic Forces (SDF)": the
+            // parenthesis is the organisation's other name.
+            let after = &text[s.end..];
+            if after.starts_with(" (") {
+                if let Some(close) = after.find(')') {
+                    mask.add(Span::new(s.end, s.end + close + 1));
+                }
+            }
+        }
+        let photographers: Vec<String> = credit
+            .as_ref()
+            .map(|c| c.credit.photographers.clone())
+            .unwrap_or_default();
+        let persons = entities::persons(&text, &mask, &photographers);
+        for (_, s) in &persons {
+            mask.add(*s);
+        }
+        let mut place_mask = mask.clone();
+        for q in text::quoted(&text) {
+            place_mask.add(q);
+        }
+        let scene = sentences
+            .iter()
+            .copied()
+            .find(|s| credit_span.is_none_or(|c| s.start < c.start || s.end > c.end))
+            .unwrap_or(Span::new(0, text.len()));
+        let found = places::Resolver::new(&self.gazetteer).find(&text, &place_mask, scene);
+        warnings.extend(found.warnings);
+        let mut credit_mask = text::Mask::default();
+        if let Some(c) = credit_span {
+            credit_mask.add(c);
+        }
+        let (killed, injured, cas_warnings) = entities::casualties(&text, &sentences, &credit_mask);
+        warnings.extend(cas_warnings);
+        let event_types = entities::event_types(&text[scene.start..scene.end]);
+        let sources = entities::sources(&text, &orgs);
+
+        let mut organizations: Vec<String> = Vec::new();
+        for (o, _) in &orgs {
+            if !organizations.contains(o) {
+                organizations.push(o.clone());
+            }
+        }
+        if found.location.is_none() && !text.is_empty() {
+            warnings.push("no location found".to_string());
+        }
         Record {
-            text: fold_whitespace(caption),
-            ..Default::default()
+            credit: credit.map(|c| c.credit),
+            date,
+            location: found.location,
+            places: found.places,
+            casualties: Casualties { killed, injured },
+            persons: persons.into_iter().map(|(n, _)| n).collect(),
+            organizations,
+            event_types,
+            sources: sources.into_iter().map(|(n, _)| n).collect(),
+            warnings,
+            text,
         }
     }
 }

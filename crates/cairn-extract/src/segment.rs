@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn wrapped_lines_fold_into_one_caption() {
-        check("A man\nwalks  past.\n", &[("A man walks past.", [0, 17])]);
+        check("A man\nwalks  past.\n", &[("A man walks past.", [0, 18])]);
     }
 
     #[test]

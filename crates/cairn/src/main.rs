@@ -141,8 +141,15 @@ fn data_dir(cli_data: &Option<PathBuf>) -> PathBuf {
 fn run(cli: Cli) -> Result<ExitCode> {
     let data = data_dir(&cli.data);
     match cli.command {
-        Command::Ingest { paths, json, batch_sources } => {
-            let opts = Options { batch_sources: batch_sources.max(1), ..Options::default() };
+        Command::Ingest {
+            paths,
+            json,
+            batch_sources,
+        } => {
+            let opts = Options {
+                batch_sources: batch_sources.max(1),
+                ..Options::default()
+            };
             ingest(&data, &paths, json, &opts)
         }
         Command::Stats { json } => {
@@ -289,7 +296,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
     let mut archive = Archive::open_writer(data)?;
-    let extractor = Arc::new(Extractor::new());
+    let extractor = Arc::new(Extractor::bundled());
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(0);
         b.set_style(
@@ -305,29 +312,23 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
     };
     let mut captions = 0u64;
     let started = std::time::Instant::now();
-    let report = cairn_pipeline::ingest(
-        &mut archive,
-        paths,
-        extractor,
-        opts,
-        &mut |e| match e {
-            Event::Planned { bytes, .. } => bar.set_length(bytes),
-            Event::Read { bytes, captions: c } => {
-                bar.inc(bytes);
-                captions += c;
-                let secs = started.elapsed().as_secs_f64().max(1e-3);
-                bar.set_message(format!(
-                    "{captions} captions, {:.0}/s",
-                    captions as f64 / secs
-                ));
-            }
-            Event::Warning { source, message } => {
-                bar.suspend(|| eprintln!("warning: {source}: {message}"))
-            }
-            Event::Rejected { message } => bar.suspend(|| eprintln!("error: {message}")),
-            Event::Committed(_) => {}
-        },
-    )?;
+    let report = cairn_pipeline::ingest(&mut archive, paths, extractor, opts, &mut |e| match e {
+        Event::Planned { bytes, .. } => bar.set_length(bytes),
+        Event::Read { bytes, captions: c } => {
+            bar.inc(bytes);
+            captions += c;
+            let secs = started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!(
+                "{captions} captions, {:.0}/s",
+                captions as f64 / secs
+            ));
+        }
+        Event::Warning { source, message } => {
+            bar.suspend(|| eprintln!("warning: {source}: {message}"))
+        }
+        Event::Rejected { message } => bar.suspend(|| eprintln!("error: {message}")),
+        Event::Committed(_) => {}
+    })?;
     bar.finish_and_clear();
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -352,7 +353,7 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
 }
 
 fn extract(files: &[PathBuf]) -> Result<ExitCode> {
-    let extractor = Extractor::new();
+    let extractor = Extractor::bundled();
     let mut docs = Vec::new();
     if files.is_empty() {
         docs.push(cairn_ingest::read_stdin()?);

@@ -8,17 +8,29 @@ use std::time::{Duration, Instant};
 use common::{cairn, stats, stderr};
 
 fn counts(v: &serde_json::Value) -> (u64, u64, u64) {
-    (v["sources"].as_u64().unwrap(), v["occurrences"].as_u64().unwrap(), v["captions"].as_u64().unwrap())
+    (
+        v["sources"].as_u64().unwrap(),
+        v["occurrences"].as_u64().unwrap(),
+        v["captions"].as_u64().unwrap(),
+    )
 }
 
 #[test]
 fn sigkill_mid_ingest_then_rerun_reaches_the_uninterrupted_numbers() {
     let work = tempfile::tempdir().unwrap();
     let corpus = work.path().join("corpus");
-    cairn(work.path()).args(["generate", "--pages", "1500", "--seed", "11"]).arg(&corpus).assert().success();
+    cairn(work.path())
+        .args(["generate", "--pages", "1500", "--seed", "11"])
+        .arg(&corpus)
+        .assert()
+        .success();
 
     let reference = work.path().join("reference");
-    cairn(&reference).arg("ingest").arg(&corpus).assert().success();
+    cairn(&reference)
+        .arg("ingest")
+        .arg(&corpus)
+        .assert()
+        .success();
     let want = counts(&stats(&reference));
 
     let mut killed_mid_run = 0;
@@ -50,16 +62,25 @@ fn sigkill_mid_ingest_then_rerun_reaches_the_uninterrupted_numbers() {
         // the way a writer would, by opening it).
         let partial = stats(&d);
         let (s, o, c) = counts(&partial);
-        assert!(s <= want.0 && o <= want.1 && c <= want.2, "more than a full run: {partial}");
+        assert!(
+            s <= want.0 && o <= want.1 && c <= want.2,
+            "more than a full run: {partial}"
+        );
         // Whole batches only: every stored source has all its captions.
         let check = cairn(&d).arg("check").output().unwrap();
         let msg = stderr(&check);
-        assert!(check.status.success() || msg.contains("search index out of step"), "{msg}");
+        assert!(
+            check.status.success() || msg.contains("search index out of step"),
+            "{msg}"
+        );
         // Re-run completes to the uninterrupted numbers.
         cairn(&d).arg("ingest").arg(&corpus).assert().success();
         assert_eq!(counts(&stats(&d)), want);
         let check = cairn(&d).arg("check").output().unwrap();
         assert!(check.status.success(), "{}", stderr(&check));
     }
-    assert!(killed_mid_run > 0, "no run was killed before it finished; make the corpus larger");
+    assert!(
+        killed_mid_run > 0,
+        "no run was killed before it finished; make the corpus larger"
+    );
 }

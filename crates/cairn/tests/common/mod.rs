@@ -17,14 +17,17 @@ pub fn cairn(data: &Path) -> Command {
 /// The `../shared` directory beside the repository, or `None` (with a message) when it
 /// is absent outside CI. Under `CI=true` its absence fails the test.
 pub fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("CAIRN_SHARED").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-    });
+    let dir = std::env::var_os("CAIRN_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
     if dir.join("seeds").is_dir() {
         return Some(dir);
     }
     if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("shared data not found at {} (set CAIRN_SHARED)", dir.display());
+        panic!(
+            "shared data not found at {} (set CAIRN_SHARED)",
+            dir.display()
+        );
     }
     eprintln!("skipping: shared data not found at {}", dir.display());
     None
@@ -33,7 +36,11 @@ pub fn shared() -> Option<PathBuf> {
 /// Runs and parses stdout as JSON, asserting success.
 pub fn json(cmd: &mut Command) -> serde_json::Value {
     let out = cmd.output().expect("run cairn");
-    assert!(out.status.success(), "cairn failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cairn failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 

@@ -1,0 +1,796 @@
+//! Places: candidate mentions (runs of capitalised words), resolution against the
+//! gazetteer with the caption's own context, and the choice of the scene's location.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use cairn_gazetteer::{Gazetteer, PlaceId, fold};
+use cairn_model::{Place, PlaceKind, Span};
+use regex::Regex;
+
+use crate::text::Mask;
+
+static TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\d][\p{L}\p{M}\d'’‘`\-]*").unwrap());
+
+/// Lower-case words that may stand inside a place name.
+const PARTICLES: &[&str] = &[
+    "al", "el", "an", "ad", "as", "ash", "ar", "at", "az", "al-", "el-", "an-", "ad-", "as-",
+    "ash-", "ar-", "at-", "az-", "bin", "ibn", "de", "del", "la", "le", "du", "da", "di", "of",
+    "sur", "en",
+];
+
+/// Words before a mention that say "a place follows".
+const CUES: &[&str] = &[
+    "in",
+    "of",
+    "near",
+    "at",
+    "outside",
+    "from",
+    "to",
+    "into",
+    "across",
+    "around",
+    "toward",
+    "towards",
+    "between",
+    "inside",
+    "through",
+    "on",
+    "over",
+    "within",
+    "via",
+    "capital",
+    "and",
+    "past",
+    "beyond",
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "northern",
+    "southern",
+    "eastern",
+    "western",
+    "central",
+];
+
+/// Words after a mention that say what kind of place it is.
+fn kind_hint(word: &str) -> Option<PlaceKind> {
+    Some(match word.to_lowercase().as_str() {
+        "province" | "governorate" | "countryside" | "state" | "region" | "provinces" => {
+            PlaceKind::Admin1
+        }
+        "city" | "town" | "village" | "suburbs" | "suburb" | "camp" | "outskirts" => {
+            PlaceKind::Town
+        }
+        "neighbourhood" | "neighborhood" | "district" | "quarter" => PlaceKind::Neighbourhood,
+        "square" | "street" | "road" | "mosque" | "hospital" | "bridge" => PlaceKind::Point,
+        _ => return None,
+    })
+}
+
+/// Capitalised words that are not place names however many villages bear them.
+const STOP: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "in",
+    "on",
+    "at",
+    "of",
+    "he",
+    "she",
+    "it",
+    "they",
+    "we",
+    "his",
+    "her",
+    "their",
+    "its",
+    "photo",
+    "picture",
+    "image",
+    "file",
+    "members",
+    "member",
+    "people",
+    "man",
+    "woman",
+    "men",
+    "women",
+    "boy",
+    "girl",
+    "children",
+    "child",
+    "police",
+    "army",
+    "forces",
+    "president",
+    "minister",
+    "prime",
+    "king",
+    "queen",
+    "pope",
+    "general",
+    "officer",
+    "soldier",
+    "soldiers",
+    "rebel",
+    "rebels",
+    "fighter",
+    "fighters",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "islamic",
+    "muslim",
+    "muslims",
+    "christian",
+    "christians",
+    "jewish",
+    "government",
+    "state",
+    "opposition",
+    "regime",
+    "democratic",
+    "free",
+    "national",
+    "new",
+    "old",
+    "north",
+    "south",
+    "east",
+    "west",
+    "central",
+    "day",
+    "night",
+    "world",
+    "war",
+    "street",
+    "square",
+    "road",
+    "city",
+    "town",
+    "village",
+    "province",
+    "district",
+    "area",
+    "camp",
+    "river",
+    "mount",
+    "lake",
+    "sea",
+    "gulf",
+    "bay",
+    "island",
+    "islands",
+    "valley",
+    "red",
+    "white",
+    "black",
+    "green",
+    "blue",
+    "house",
+    "church",
+    "mosque",
+    "school",
+    "hospital",
+    "university",
+    "market",
+    "eid",
+    "ramadan",
+    "christmas",
+    "easter",
+    "olympic",
+    "olympics",
+    "games",
+    "marathon",
+    "love",
+    "after",
+    "before",
+    "during",
+    "while",
+    "as",
+    "when",
+    "where",
+    "there",
+    "here",
+    "some",
+    "many",
+    "more",
+    "most",
+    "other",
+    "others",
+    "one",
+    "two",
+    "three",
+    "security",
+    "civil",
+    "defence",
+    "defense",
+    "health",
+    "ministry",
+    "council",
+    "court",
+    "party",
+    "movement",
+    "front",
+    "brigade",
+    "union",
+    "nations",
+    "united",
+    "international",
+    "human",
+    "rights",
+    "observatory",
+    "helmets",
+    "doctors",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "st",
+    "sgt",
+    "lt",
+    "capt",
+    "col",
+    "gen",
+    "republic",
+    "kingdom",
+    "federal",
+    "sheikh",
+    "imam",
+    "saint",
+    "santa",
+    "san",
+    "god",
+    "allah",
+    "jesus",
+    "sham",
+    "liberty",
+    "victory",
+    "independence",
+    "freedom",
+    "hope",
+    "peace",
+    "justice",
+];
+
+/// Demonyms whose country gives context to place names.
+const DEMONYMS: &[(&str, &str)] = &[
+    ("syrian", "SY"),
+    ("syrians", "SY"),
+    ("iraqi", "IQ"),
+    ("iraqis", "IQ"),
+    ("lebanese", "LB"),
+    ("palestinian", "PS"),
+    ("palestinians", "PS"),
+    ("israeli", "IL"),
+    ("israelis", "IL"),
+    ("yemeni", "YE"),
+    ("libyan", "LY"),
+    ("sudanese", "SD"),
+    ("afghan", "AF"),
+    ("ukrainian", "UA"),
+    ("ukrainians", "UA"),
+    ("turkish", "TR"),
+    ("iranian", "IR"),
+    ("egyptian", "EG"),
+    ("jordanian", "JO"),
+    ("somali", "SO"),
+    ("malian", "ML"),
+    ("nigerian", "NG"),
+    ("pakistani", "PK"),
+    ("indian", "IN"),
+    ("bangladeshi", "BD"),
+    ("mexican", "MX"),
+    ("haitian", "HT"),
+    ("venezuelan", "VE"),
+    ("colombian", "CO"),
+    ("brazilian", "BR"),
+    ("american", "US"),
+    ("russian", "RU"),
+    ("chinese", "CN"),
+    ("french", "FR"),
+    ("british", "GB"),
+    ("german", "DE"),
+];
+
+#[derive(Debug, Clone, Copy)]
+struct Tok {
+    span: Span,
+    cap: bool,
+}
+
+/// A mention: a stretch of text that names (or seems to name) a place.
+#[derive(Debug, Clone)]
+struct Mention {
+    span: Span,
+    text: String,
+    candidates: Vec<PlaceId>,
+    exact: bool,
+    cue: bool,
+    hint: Option<PlaceKind>,
+    /// `X, Country`: the country that follows.
+    followed_by: Option<PlaceId>,
+    chosen: Option<PlaceId>,
+}
+
+fn tokens(text: &str) -> Vec<Tok> {
+    TOKEN
+        .find_iter(text)
+        .map(|m| Tok {
+            span: Span::new(m.start(), m.end()),
+            cap: m.as_str().chars().next().is_some_and(|c| c.is_uppercase()),
+        })
+        .collect()
+}
+
+fn strip_possessive(s: &str) -> (&str, bool) {
+    for suf in ["'s", "’s", "s'", "s’"] {
+        if let Some(x) = s.strip_suffix(suf) {
+            return (
+                if suf.starts_with('s') {
+                    &s[..x.len() + 1]
+                } else {
+                    x
+                },
+                true,
+            );
+        }
+    }
+    (s, false)
+}
+
+/// Finds and resolves the places of a caption.
+pub struct Resolver<'g> {
+    g: &'g Gazetteer,
+}
+
+/// What place extraction found.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub places: Vec<Place>,
+    pub location: Option<Place>,
+    pub warnings: Vec<String>,
+}
+
+impl<'g> Resolver<'g> {
+    pub fn new(g: &'g Gazetteer) -> Self {
+        Resolver { g }
+    }
+
+    fn to_place(&self, id: PlaceId, text: &str, span: Span) -> Place {
+        let e = self.g.entry(id);
+        let admin1 = self.g.admin1_of(id).map(|a| self.g.entry(a).name.clone());
+        Place {
+            name: e.name.clone(),
+            text: text.to_string(),
+            lat: e.lat,
+            lon: e.lon,
+            kind: e.kind,
+            admin1,
+            country: (!e.country.is_empty()).then(|| e.country.clone()),
+            gazetteer_id: Some(e.id.clone()),
+            span,
+        }
+    }
+
+    /// Finds the places in `text`; `mask` covers what other fields already own (credit,
+    /// organisations, people, quotations); `scene` is the span of the scene sentence.
+    pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
+        let toks = tokens(text);
+        let lower_at = |i: usize| text[toks[i].span.start..toks[i].span.end].to_lowercase();
+        // Context: countries named, and demonyms.
+        let mut context: HashMap<String, u32> = HashMap::new();
+        for (i, t) in toks.iter().enumerate() {
+            let w = lower_at(i);
+            if let Some((_, cc)) = DEMONYMS.iter().find(|(d, _)| *d == w) {
+                *context.entry((*cc).to_string()).or_default() += 60;
+            }
+            if t.cap && !mask.overlaps(t.span) {
+                let (word, _) = strip_possessive(&text[t.span.start..t.span.end]);
+                for &id in self.g.exact(word) {
+                    let e = self.g.entry(id);
+                    if e.kind == PlaceKind::Country && fold(&e.name) == fold(word) {
+                        *context.entry(e.country.clone()).or_default() += 100;
+                    }
+                }
+            }
+        }
+
+        // Runs of capitalised tokens (with particles inside), as candidate mentions.
+        let mut mentions: Vec<Mention> = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if !toks[i].cap || mask.overlaps(toks[i].span) {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            let gap_ok = |a: usize, b: usize| {
+                let gap = &text[toks[a].span.end..toks[b].span.start];
+                gap == " " || gap.is_empty() || gap == "- "
+            };
+            let glued = |w: &str| {
+                [
+                    "al-", "el-", "an-", "ad-", "as-", "ash-", "ar-", "at-", "az-",
+                ]
+                .iter()
+                .any(|p| w.starts_with(p) && w.len() > p.len())
+            };
+            while j + 1 < toks.len() && gap_ok(j, j + 1) && !mask.overlaps(toks[j + 1].span) {
+                let w = lower_at(j + 1);
+                if toks[j + 1].cap || glued(&w) {
+                    j += 1;
+                } else if PARTICLES.contains(&w.as_str())
+                    && j + 2 < toks.len()
+                    && gap_ok(j + 1, j + 2)
+                    && toks[j + 2].cap
+                    && !mask.overlaps(toks[j + 2].span)
+                {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            // Try sub-runs, longest first, left to right.
+            let mut k = i;
+            while k <= j {
+                let mut matched = false;
+                for end in (k..=j).rev() {
+                    if !toks[end].cap && !lower_at(end).contains('-') {
+                        continue;
+                    }
+                    let mut start_byte = toks[k].span.start;
+                    // "eastern Ghouta": take a direction word before the run into the name.
+                    if k > 0 {
+                        let prev = lower_at(k - 1);
+                        if [
+                            "eastern", "western", "northern", "southern", "east", "west", "old",
+                        ]
+                        .contains(&prev.as_str())
+                            && text[toks[k - 1].span.end..toks[k].span.start] == *" "
+                        {
+                            let with = &text[toks[k - 1].span.start..toks[end].span.end];
+                            if !self.g.exact(with).is_empty() {
+                                start_byte = toks[k - 1].span.start;
+                            }
+                        }
+                    }
+                    let raw = &text[start_byte..toks[end].span.end];
+                    let (name, possessive) = strip_possessive(raw);
+                    if possessive {
+                        continue; // "Syria's President": an actor, not a place
+                    }
+                    let folded = fold(name);
+                    if folded.is_empty()
+                        || (end == k
+                            && start_byte == toks[k].span.start
+                            && STOP.contains(&folded.as_str()))
+                    {
+                        continue;
+                    }
+                    if folded.split(' ').all(|w| {
+                        STOP.contains(&w) || w.len() < 2 || DEMONYMS.iter().any(|(d, _)| *d == w)
+                    }) {
+                        continue;
+                    }
+                    let (cands, exact) = {
+                        let e = self.g.exact(name);
+                        if !e.is_empty() {
+                            (e.to_vec(), true)
+                        } else if folded.len() >= 4 {
+                            (self.g.fuzzy(name).to_vec(), false)
+                        } else {
+                            (Vec::new(), false)
+                        }
+                    };
+                    if cands.is_empty() {
+                        continue;
+                    }
+                    let span = Span::new(start_byte, start_byte + name.len());
+                    let before = if start_byte > 0 {
+                        &text[..start_byte]
+                    } else {
+                        ""
+                    };
+                    let prev_words: Vec<String> = before
+                        .split_whitespace()
+                        .rev()
+                        .take(3)
+                        .map(|w| {
+                            w.trim_matches(|c: char| !c.is_alphanumeric())
+                                .to_lowercase()
+                        })
+                        .collect();
+                    let cue = prev_words
+                        .first()
+                        .is_some_and(|w| CUES.contains(&w.as_str()))
+                        || prev_words
+                            .get(1)
+                            .is_some_and(|w| w == "of" || w == "in" || w == "capital")
+                        || before.trim_end().ends_with(',');
+                    let after = &text[span.end..];
+                    let next_word = after
+                        .split_whitespace()
+                        .next()
+                        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+                        .unwrap_or_default();
+                    let hint = kind_hint(&next_word).or_else(|| {
+                        prev_words
+                            .get(1)
+                            .filter(|_| prev_words.first().is_some_and(|w| w == "of"))
+                            .and_then(|w| kind_hint(w))
+                    });
+                    mentions.push(Mention {
+                        span,
+                        text: name.to_string(),
+                        candidates: cands,
+                        exact,
+                        cue,
+                        hint,
+                        followed_by: None,
+                        chosen: None,
+                    });
+                    k = end + 1;
+                    matched = true;
+                    break;
+                }
+                if !matched {
+                    k += 1;
+                }
+            }
+            i = j + 1;
+        }
+
+        // "X, Country" / "X, Province": what follows a mention.
+        for m in 0..mentions.len() {
+            if m + 1 < mentions.len() {
+                let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
+                if gap.trim() == "," || gap.trim().is_empty() {
+                    let next = &mentions[m + 1];
+                    let big = next.candidates.iter().copied().find(|&c| {
+                        matches!(self.g.entry(c).kind, PlaceKind::Country | PlaceKind::Admin1)
+                    });
+                    mentions[m].followed_by = big;
+                }
+            }
+        }
+
+        let mut warnings = Vec::new();
+        // Resolve countries first, then the rest with proximity to what is resolved.
+        let mut resolved: Vec<PlaceId> = Vec::new();
+        for pass in 0..2 {
+            for m in mentions.iter_mut() {
+                if m.chosen.is_some() {
+                    continue;
+                }
+                let best = m
+                    .candidates
+                    .iter()
+                    .copied()
+                    .map(|c| {
+                        (
+                            c,
+                            self.score(c, m, &context, &resolved, &text[m.span.start..m.span.end]),
+                        )
+                    })
+                    .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+                let Some((c, score)) = best else { continue };
+                let e = self.g.entry(c);
+                let is_country = e.kind == PlaceKind::Country;
+                if pass == 0 && !is_country {
+                    continue;
+                }
+                let in_context = context.is_empty() || context.contains_key(&e.country);
+                let primary = fold(&e.name) == fold(&m.text);
+                let strong = is_country
+                    || (matches!(e.kind, PlaceKind::Admin1) && primary)
+                    || (primary && e.population >= 100_000);
+                let accept = if m.exact {
+                    (m.cue || strong || m.hint.is_some() || m.followed_by.is_some())
+                        && (in_context || (primary && e.population >= 500_000) || is_country)
+                } else {
+                    (m.cue || m.hint.is_some() || m.followed_by.is_some())
+                        && !context.is_empty()
+                        && context.contains_key(&e.country)
+                };
+                if accept && score > f64::MIN {
+                    m.chosen = Some(c);
+                    resolved.push(c);
+                }
+            }
+        }
+
+        // Unknown places named with a settlement word ("Tal Samin village") fall back to
+        // the nearest enclosing place the caption names after them.
+        let unknown = self.unknown_places(text, &toks, mask, &mentions);
+
+        let mut all: Vec<(Span, String, Option<PlaceId>)> = mentions
+            .iter()
+            .filter_map(|m| m.chosen.map(|c| (m.span, m.text.clone(), Some(c))))
+            .collect();
+        for (span, name) in unknown {
+            all.push((span, name, None));
+        }
+        all.sort_by_key(|(s, _, _)| s.start);
+
+        let mut places: Vec<Place> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        let mut location: Option<(u8, Place)> = None;
+        for (idx, (span, mention, id)) in all.iter().enumerate() {
+            let (id, fallback) = match id {
+                Some(id) => (*id, false),
+                None => {
+                    let enclosing = all[idx + 1..].iter().find_map(|(_, _, i)| *i);
+                    match enclosing {
+                        Some(e) => {
+                            warnings.push(format!(
+                                "place {mention:?} is not in the gazetteer; located at the enclosing {}",
+                                self.g.entry(e).name
+                            ));
+                            (e, true)
+                        }
+                        None => {
+                            warnings.push(format!("place {mention:?} is not in the gazetteer"));
+                            continue;
+                        }
+                    }
+                }
+            };
+            let place = self.to_place(id, mention, *span);
+            let rank = if fallback {
+                PlaceKind::Town.specificity_rank()
+            } else {
+                place.kind.specificity_rank()
+            };
+            if span.start >= scene.start
+                && span.end <= scene.end
+                && location.as_ref().is_none_or(|(r, _)| rank < *r)
+            {
+                location = Some((rank, place.clone()));
+            }
+            let key = fold(mention);
+            if !seen.contains(&key) {
+                seen.push(key);
+                places.push(place);
+            }
+        }
+        let location = location.map(|(_, p)| p).or_else(|| {
+            places
+                .iter()
+                .min_by_key(|p| p.kind.specificity_rank())
+                .cloned()
+        });
+        Found {
+            places,
+            location,
+            warnings,
+        }
+    }
+
+    fn score(
+        &self,
+        c: PlaceId,
+        m: &Mention,
+        context: &HashMap<String, u32>,
+        resolved: &[PlaceId],
+        mention: &str,
+    ) -> f64 {
+        let e = self.g.entry(c);
+        let mut s = 0.0;
+        s += f64::from(context.get(&e.country).copied().unwrap_or(0).min(200));
+        if let Some(h) = m.hint {
+            if h == e.kind || (h == PlaceKind::Town && e.kind == PlaceKind::Town) {
+                s += 50.0;
+            } else if h == PlaceKind::Admin1 && e.kind != PlaceKind::Admin1 {
+                s -= 30.0;
+            }
+        }
+        if let Some(f) = m.followed_by {
+            if self.g.contains(f, c) {
+                s += 80.0;
+            }
+        }
+        if fold(&e.name) == fold(mention) {
+            s += 5.0;
+        }
+        s += ((e.population + 1) as f64).log10() * 3.0;
+        if e.kind == PlaceKind::Country {
+            s += 40.0;
+        }
+        if e.id.starts_with("cairn:") {
+            s += 8.0;
+        }
+        for &r in resolved {
+            if r != c && self.g.entry(r).kind != PlaceKind::Country {
+                let d = self.g.distance_km(r, c);
+                if d < 60.0 {
+                    s += 30.0;
+                }
+                if self.g.contains(r, c) {
+                    s += 20.0;
+                }
+            }
+        }
+        s
+    }
+
+    /// Capitalised runs with a settlement word after them ("Tal Samin village") that
+    /// resolved to nothing.
+    fn unknown_places(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        mask: &Mask,
+        mentions: &[Mention],
+    ) -> Vec<(Span, String)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if !toks[i].cap || mask.overlaps(toks[i].span) {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j + 1 < toks.len()
+                && toks[j + 1].cap
+                && &text[toks[j].span.end..toks[j + 1].span.start] == " "
+            {
+                j += 1;
+            }
+            let span = Span::new(toks[i].span.start, toks[j].span.end);
+            let next = toks
+                .get(j + 1)
+                .map(|t| text[t.span.start..t.span.end].to_lowercase());
+            let settlement = next.as_deref().is_some_and(|w| {
+                matches!(
+                    w,
+                    "village"
+                        | "town"
+                        | "hamlet"
+                        | "neighbourhood"
+                        | "neighborhood"
+                        | "district"
+                        | "camp"
+                )
+            });
+            let covered = mentions
+                .iter()
+                .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
+            let first = text[span.start..span.end].to_lowercase();
+            if settlement && !covered && !STOP.contains(&first.as_str()) && j - i < 4 {
+                out.push((span, text[span.start..span.end].to_string()));
+            }
+            i = j + 1;
+        }
+        out
+    }
+}
