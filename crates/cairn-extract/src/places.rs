@@ -389,6 +389,11 @@ impl<'g> Resolver<'g> {
     fn to_place(&self, id: PlaceId, text: &str, span: Span) -> Place {
         let e = self.g.entry(id);
         let admin1 = self.g.admin1_of(id).map(|a| self.g.entry(a).name.clone());
+        let path = self.g.path(id);
+        let within = path[..path.len() - 1]
+            .iter()
+            .map(|&p| self.g.entry(p).id.clone())
+            .collect();
         Place {
             name: e.name.clone(),
             text: text.to_string(),
@@ -399,6 +404,7 @@ impl<'g> Resolver<'g> {
             country: (!e.country.is_empty()).then(|| e.country.clone()),
             gazetteer_id: Some(e.id.clone()),
             span,
+            within,
         }
     }
 

@@ -348,6 +348,68 @@ impl Gazetteer {
         }
     }
 
+    /// The chain of places enclosing `id`, outermost first, ending with `id` itself:
+    /// country, admin1, then parents (a neighbourhood's town), then the place.
+    pub fn path(&self, id: PlaceId) -> Vec<PlaceId> {
+        let mut chain = vec![id];
+        let mut cur = self.entry(id).parent;
+        while let Some(p) = cur {
+            if chain.contains(&p) || chain.len() > 8 {
+                break;
+            }
+            chain.push(p);
+            cur = self.entry(p).parent;
+        }
+        let top = *chain.last().unwrap_or(&id);
+        let e = self.entry(top);
+        if e.kind != PlaceKind::Admin1 && e.kind != PlaceKind::Country {
+            if let Some(a) = self.admin1_of(top) {
+                chain.push(a);
+            }
+        }
+        if e.kind != PlaceKind::Country {
+            if let Some(c) = self.country(&e.country) {
+                chain.push(c);
+            }
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The entry a user most likely means by a bare name (for filters and `cairn places`):
+    /// exact matches only; a town before an admin unit of the same name, then the most
+    /// populous. `geonames:ID`, `cairn:slug`, `iso3166:CC` and `CC.CODE` are taken as ids.
+    pub fn best_match(&self, name: &str) -> Option<PlaceId> {
+        if let Some(&id) = self.by_source_id.get(name) {
+            return Some(id);
+        }
+        if let Some(&id) = self.by_source_id.get(&format!("geonames-admin1:{name}")) {
+            return Some(id);
+        }
+        self.exact(name).iter().copied().max_by_key(|&i| {
+            let e = self.entry(i);
+            let primary = fold(&e.name) == fold(name);
+            let kind_pref = match e.kind {
+                PlaceKind::Town => 3,
+                PlaceKind::Country => 4,
+                PlaceKind::Admin1 => 2,
+                _ => 1,
+            };
+            (primary, kind_pref, e.population)
+        })
+    }
+
+    /// Every exact match of a name, most likely first (for `cairn places`).
+    pub fn matches(&self, name: &str) -> Vec<PlaceId> {
+        let mut v: Vec<PlaceId> = self.exact(name).to_vec();
+        if v.is_empty() {
+            v = self.fuzzy(name).to_vec();
+        }
+        let best = self.best_match(name);
+        v.sort_by_key(|&i| (Some(i) != best, std::cmp::Reverse(self.entry(i).population)));
+        v
+    }
+
     /// Great-circle distance between two entries in kilometres.
     pub fn distance_km(&self, a: PlaceId, b: PlaceId) -> f64 {
         let (a, b) = (self.entry(a), self.entry(b));

@@ -287,6 +287,9 @@ pub struct Place {
     pub gazetteer_id: Option<String>,
     /// Where `text` stands.
     pub span: Span,
+    /// Ids of the places enclosing it, outermost first (country, admin1, town...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<String>,
 }
 
 /// Casualty counts; a key is `null` when the caption gives none.

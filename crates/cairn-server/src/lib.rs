@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use cairn_store::{Archive, SearchRequest};
+use cairn_gazetteer::Gazetteer;
+use cairn_store::{Archive, Filters, SearchRequest, Sort};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -70,6 +71,7 @@ type ApiResult<T> = Result<T, ApiError>;
 #[derive(Debug, Clone)]
 pub struct AppState {
     archive: Arc<Archive>,
+    gazetteer: Arc<Gazetteer>,
 }
 
 /// The API router over an open archive.
@@ -81,7 +83,10 @@ pub fn router(archive: Arc<Archive>) -> Router {
         .route("/api/captions/{id}", get(caption))
         .route("/api/sources/{id}", get(source))
         .fallback(|| async { ApiError::NotFound("no such route".into()) })
-        .with_state(AppState { archive })
+        .with_state(AppState {
+            archive,
+            gazetteer: Gazetteer::bundled(),
+        })
 }
 
 async fn blocking<T: Send + 'static>(
@@ -100,19 +105,59 @@ async fn stats(State(s): State<AppState>) -> ApiResult<Json<cairn_store::Stats>>
     blocking(move || Ok(Json(s.archive.stats()?))).await
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 struct SearchParams {
     #[serde(default)]
     q: String,
     limit: Option<usize>,
     offset: Option<usize>,
+    /// Comma-separated alternatives.
+    agency: Option<String>,
+    photographer: Option<String>,
+    place: Option<String>,
+    country: Option<String>,
+    event: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    killed_min: Option<u32>,
+    /// `west,south,east,north`.
+    bbox: Option<String>,
+    /// `relevance`, `date` (oldest first) or `-date`.
+    sort: Option<String>,
+    /// `1`/`true` to count facets.
+    facets: Option<String>,
 }
 
-async fn search(
-    State(s): State<AppState>,
-    params: Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<cairn_store::SearchResults>> {
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+fn list(v: &Option<String>) -> Vec<String> {
+    v.as_deref()
+        .map(|s| {
+            s.split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Turns place names into gazetteer paths (ids, outermost first).
+pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<String>>, String> {
+    names
+        .iter()
+        .map(|n| {
+            let id = gazetteer
+                .best_match(n)
+                .ok_or_else(|| format!("unknown place {n:?}"))?;
+            Ok(gazetteer
+                .path(id)
+                .into_iter()
+                .map(|p| gazetteer.entry(p).id.clone())
+                .collect())
+        })
+        .collect()
+}
+
+fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
     if p.q.len() > MAX_QUERY_BYTES {
         return Err(ApiError::BadRequest(format!(
             "query is over {MAX_QUERY_BYTES} bytes"
@@ -128,11 +173,50 @@ async fn search(
             "offset + limit is over {MAX_WINDOW}"
         )));
     }
-    let req = SearchRequest {
+    let bbox = match &p.bbox {
+        None => None,
+        Some(b) => {
+            let v: Vec<f64> = b.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            let arr: [f64; 4] = v
+                .try_into()
+                .map_err(|_| ApiError::BadRequest("bbox is west,south,east,north".into()))?;
+            Some(arr)
+        }
+    };
+    let sort = match p.sort.as_deref() {
+        None | Some("relevance") => Sort::Relevance,
+        Some("date") => Sort::DateAsc,
+        Some("-date") => Sort::DateDesc,
+        Some(other) => return Err(ApiError::BadRequest(format!("unknown sort {other:?}"))),
+    };
+    let filters = Filters {
+        agency: list(&p.agency),
+        photographer: list(&p.photographer),
+        place: place_paths(gazetteer, &list(&p.place)).map_err(ApiError::BadRequest)?,
+        country: list(&p.country),
+        event: list(&p.event),
+        from: p.from.filter(|s| !s.is_empty()),
+        to: p.to.filter(|s| !s.is_empty()),
+        killed_min: p.killed_min,
+        bbox,
+    };
+    let facets = matches!(p.facets.as_deref(), Some("1" | "true" | "yes"));
+    Ok(SearchRequest {
         query: p.q,
+        filters,
         limit,
         offset,
-    };
+        sort,
+        facets,
+    })
+}
+
+async fn search(
+    State(s): State<AppState>,
+    params: Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<cairn_store::SearchResults>> {
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let req = request(p, &s.gazetteer)?;
     blocking(move || Ok(Json(s.archive.search(&req)?))).await
 }
 

@@ -4,41 +4,82 @@
 //! reflects, so a writer that opens the archive after a crash indexes exactly the
 //! captions changed since.
 
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
-use tantivy::collector::{Count, TopDocs};
+use cairn_model::{Precision, Record};
+use tantivy::collector::{Count, FacetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{AllQuery, Query, QueryParser};
+use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
 use tantivy::schema::{
-    Field, INDEXED, IndexRecordOption, STORED, Schema, TextFieldIndexing, TextOptions, Value,
+    FAST, Facet, FacetOptions, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema,
+    TextFieldIndexing, TextOptions, Value,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
+use crate::read::{FacetCount, Facets, Filters, Sort};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
-const SCHEMA_VERSION: u32 = 1;
+const SCHEMA_VERSION: u32 = 2;
 const TOKENIZER: &str = "cairn";
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {
     pub id: Field,
     pub text: Field,
+    // Lowercase exact values, for filters.
+    pub k_agency: Field,
+    pub k_photographer: Field,
+    pub k_country: Field,
+    pub k_event: Field,
+    // Display values, for facet counts.
+    pub f_agency: Field,
+    pub f_photographer: Field,
+    pub f_country: Field,
+    pub f_event: Field,
+    pub f_year: Field,
+    pub f_place: Field,
+    pub date_start: Field,
+    pub date_end: Field,
+    pub killed: Field,
+    pub lat: Field,
+    pub lon: Field,
 }
 
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
-    let id = b.add_u64_field("id", INDEXED | STORED | tantivy::schema::FAST);
+    let id = b.add_u64_field("id", INDEXED | STORED | FAST);
     let text_opts = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer(TOKENIZER)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let text = b.add_text_field("text", text_opts);
-    (b.build(), Fields { id, text })
+    let facet = || FacetOptions::default();
+    let f = Fields {
+        id,
+        text,
+        k_agency: b.add_text_field("agency", STRING),
+        k_photographer: b.add_text_field("photographer", STRING),
+        k_country: b.add_text_field("country", STRING),
+        k_event: b.add_text_field("event", STRING),
+        f_agency: b.add_facet_field("f_agency", facet()),
+        f_photographer: b.add_facet_field("f_photographer", facet()),
+        f_country: b.add_facet_field("f_country", facet()),
+        f_event: b.add_facet_field("f_event", facet()),
+        f_year: b.add_facet_field("f_year", facet()),
+        f_place: b.add_facet_field("f_place", facet()),
+        date_start: b.add_i64_field("date_start", INDEXED | FAST),
+        date_end: b.add_i64_field("date_end", INDEXED | FAST),
+        killed: b.add_i64_field("killed", INDEXED | FAST),
+        lat: b.add_f64_field("lat", INDEXED | FAST),
+        lon: b.add_f64_field("lon", INDEXED | FAST),
+    };
+    (b.build(), f)
 }
 
 fn register_tokenizer(index: &Index) {
@@ -48,6 +89,51 @@ fn register_tokenizer(index: &Index) {
         .filter(AsciiFoldingFilter)
         .build();
     index.tokenizers().register(TOKENIZER, analyzer);
+}
+
+/// Days since 1970-01-01 of an ISO date.
+pub(crate) fn epoch_days(d: jiff::civil::Date) -> i64 {
+    let epoch = jiff::civil::date(1970, 1, 1);
+    d.since(epoch).map(|s| i64::from(s.get_days())).unwrap_or(0)
+}
+
+/// The first and last day a record's date covers (a month covers all its days).
+pub(crate) fn date_extent(value: &str, precision: Precision) -> Option<(i64, i64)> {
+    let parts: Vec<&str> = value.split('-').collect();
+    let y: i16 = parts.first()?.parse().ok()?;
+    let (start, end) = match precision {
+        Precision::Day => {
+            let d: jiff::civil::Date = value.parse().ok()?;
+            (d, d)
+        }
+        Precision::Month => {
+            let m: i8 = parts.get(1)?.parse().ok()?;
+            let s = jiff::civil::Date::new(y, m, 1).ok()?;
+            (s, s.last_of_month())
+        }
+        Precision::Year => (
+            jiff::civil::Date::new(y, 1, 1).ok()?,
+            jiff::civil::Date::new(y, 12, 31).ok()?,
+        ),
+    };
+    Some((epoch_days(start), epoch_days(end)))
+}
+
+/// A date filter bound: `2016`, `2016-11` or `2016-11-06`; `end` picks the last day.
+pub(crate) fn parse_bound(s: &str, end: bool) -> Result<i64> {
+    let bad = || {
+        Error::Query(format!(
+            "{s:?} is not a date (use YYYY, YYYY-MM or YYYY-MM-DD)"
+        ))
+    };
+    let precision = match s.len() {
+        4 => Precision::Year,
+        7 => Precision::Month,
+        10 => Precision::Day,
+        _ => return Err(bad()),
+    };
+    let (a, b) = date_extent(s, precision).ok_or_else(bad)?;
+    Ok(if end { b } else { a })
 }
 
 pub(crate) struct SearchIndex {
@@ -74,6 +160,14 @@ pub(crate) enum WriterError {
 pub(crate) struct IndexDoc {
     pub id: u64,
     pub text: String,
+    pub record: Option<Record>,
+}
+
+/// One search's matches.
+pub(crate) struct Matches {
+    pub hits: Vec<(u64, f32)>,
+    pub total: usize,
+    pub facets: Option<Facets>,
 }
 
 impl SearchIndex {
@@ -88,31 +182,27 @@ impl SearchIndex {
     /// stale or it is unreadable) as an empty index that the next sync fills.
     pub fn open_or_create(path: &Path) -> Result<Self> {
         let (schema, fields) = schema();
-        let mk_err = |e: &dyn std::fmt::Display| Error::Index {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        std::fs::create_dir_all(path).map_err(|source| Error::Io {
+        let io = |source| Error::Io {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        std::fs::create_dir_all(path).map_err(io)?;
         let open = || -> tantivy::Result<Index> {
             let dir = MmapDirectory::open(path)?;
-            Index::open_or_create(dir, schema.clone())
+            let index = Index::open_or_create(dir, schema.clone())?;
+            Ok(index)
         };
         let index = match open() {
             Ok(i) => i,
             Err(_) => {
-                // The index is only a cache of the database: start it again.
-                std::fs::remove_dir_all(path).map_err(|source| Error::Io {
+                // Another schema version, or damaged: the index is only a cache of the
+                // database, so start it again (the next sync fills it).
+                std::fs::remove_dir_all(path).map_err(io)?;
+                std::fs::create_dir_all(path).map_err(io)?;
+                open().map_err(|e| Error::Index {
                     path: path.to_path_buf(),
-                    source,
-                })?;
-                std::fs::create_dir_all(path).map_err(|source| Error::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-                open().map_err(|e| mk_err(&e))?
+                    message: e.to_string(),
+                })?
             }
         };
         Self::finish(path, index, fields)
@@ -120,11 +210,18 @@ impl SearchIndex {
 
     /// Opens an index that must exist (readers never create one).
     pub fn open_existing(path: &Path) -> Result<Self> {
-        let (_, fields) = schema();
+        let (schema, fields) = schema();
         let index = Index::open_in_dir(path).map_err(|e| Error::Index {
             path: path.to_path_buf(),
             message: format!("{e} (run `cairn reindex` to rebuild it)"),
         })?;
+        if index.schema() != schema {
+            return Err(Error::Index {
+                path: path.to_path_buf(),
+                message: "the index was built by another version of cairn; run `cairn reindex`"
+                    .into(),
+            });
+        }
         Self::finish(path, index, fields)
     }
 
@@ -174,10 +271,54 @@ impl SearchIndex {
     }
 
     pub fn add(&self, w: &IndexWriter, doc: IndexDoc) -> Result<()> {
-        w.delete_term(Term::from_field_u64(self.fields.id, doc.id));
+        let f = &self.fields;
+        w.delete_term(Term::from_field_u64(f.id, doc.id));
         let mut d = TantivyDocument::default();
-        d.add_u64(self.fields.id, doc.id);
-        d.add_text(self.fields.text, &doc.text);
+        d.add_u64(f.id, doc.id);
+        d.add_text(f.text, &doc.text);
+        if let Some(r) = &doc.record {
+            if let Some(c) = &r.credit {
+                for a in c.agency.iter().chain(c.distributor.iter()) {
+                    d.add_text(f.k_agency, a.to_lowercase());
+                    d.add_facet(f.f_agency, Facet::from_path([a.as_str()]));
+                }
+                for p in &c.photographers {
+                    d.add_text(f.k_photographer, p.to_lowercase());
+                    d.add_facet(f.f_photographer, Facet::from_path([p.as_str()]));
+                }
+            }
+            if let Some(loc) = &r.location {
+                if let Some(cc) = &loc.country {
+                    d.add_text(f.k_country, cc.to_lowercase());
+                    d.add_facet(f.f_country, Facet::from_path([cc.as_str()]));
+                }
+                let mut path: Vec<&str> = loc.within.iter().map(String::as_str).collect();
+                if let Some(id) = &loc.gazetteer_id {
+                    path.push(id);
+                }
+                if !path.is_empty() {
+                    d.add_facet(f.f_place, Facet::from_path(path));
+                }
+                d.add_f64(f.lat, loc.lat);
+                d.add_f64(f.lon, loc.lon);
+            }
+            for e in &r.event_types {
+                d.add_text(f.k_event, e.to_lowercase());
+                d.add_facet(f.f_event, Facet::from_path([e.as_str()]));
+            }
+            if let Some(date) = &r.date {
+                if let Some((a, b)) = date_extent(&date.value, date.precision) {
+                    d.add_i64(f.date_start, a);
+                    d.add_i64(f.date_end, b);
+                }
+                if let Some(y) = date.value.get(..4) {
+                    d.add_facet(f.f_year, Facet::from_path([y]));
+                }
+            }
+            if let Some(k) = &r.casualties.killed {
+                d.add_i64(f.killed, i64::from(k.low));
+            }
+        }
         w.add_document(d).map_err(|e| self.err(e))?;
         Ok(())
     }
@@ -190,43 +331,227 @@ impl SearchIndex {
         Ok(())
     }
 
-    pub fn parse(&self, query: &str) -> Result<Box<dyn Query>> {
-        if query.trim().is_empty() {
-            return Ok(Box::new(AllQuery));
+    fn term_any(&self, field: Field, values: &[String]) -> Option<Box<dyn Query>> {
+        if values.is_empty() {
+            return None;
         }
-        let mut parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
-        parser.set_conjunction_by_default();
-        parser
-            .parse_query(query)
-            .map_err(|e| Error::Query(format!("{query:?}: {e}")))
+        let subs: Vec<(Occur, Box<dyn Query>)> = values
+            .iter()
+            .map(|v| {
+                let t = Term::from_field_text(field, &v.to_lowercase());
+                (
+                    Occur::Should,
+                    Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>,
+                )
+            })
+            .collect();
+        Some(Box::new(BooleanQuery::new(subs)))
     }
 
-    /// Caption ids of the best matches, and the number of all matches.
+    /// The query for a text and filters.
+    pub fn build(&self, query: &str, filters: &Filters) -> Result<Box<dyn Query>> {
+        let f = &self.fields;
+        let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        if !query.trim().is_empty() {
+            let mut parser = QueryParser::for_index(&self.index, vec![f.text]);
+            parser.set_conjunction_by_default();
+            let q = parser
+                .parse_query(query)
+                .map_err(|e| Error::Query(format!("{query:?}: {e}")))?;
+            must.push((Occur::Must, q));
+        }
+        for (field, values) in [
+            (f.k_agency, &filters.agency),
+            (f.k_photographer, &filters.photographer),
+            (f.k_country, &filters.country),
+            (f.k_event, &filters.event),
+        ] {
+            if let Some(q) = self.term_any(field, values) {
+                must.push((Occur::Must, q));
+            }
+        }
+        if !filters.place.is_empty() {
+            let subs: Vec<(Occur, Box<dyn Query>)> = filters
+                .place
+                .iter()
+                .map(|path| {
+                    let t = Term::from_facet(
+                        f.f_place,
+                        &Facet::from_path(path.iter().map(String::as_str)),
+                    );
+                    (
+                        Occur::Should,
+                        Box::new(TermQuery::new(t, IndexRecordOption::Basic)) as Box<dyn Query>,
+                    )
+                })
+                .collect();
+            must.push((Occur::Must, Box::new(BooleanQuery::new(subs))));
+        }
+        if let Some(from) = &filters.from {
+            let d = parse_bound(from, false)?;
+            let t = Term::from_field_i64(f.date_start, d);
+            must.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(Bound::Included(t), Bound::Unbounded)),
+            ));
+        }
+        if let Some(to) = &filters.to {
+            let d = parse_bound(to, true)?;
+            let t = Term::from_field_i64(f.date_end, d);
+            must.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(Bound::Unbounded, Bound::Included(t))),
+            ));
+        }
+        if let Some(k) = filters.killed_min {
+            let t = Term::from_field_i64(f.killed, i64::from(k));
+            must.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(Bound::Included(t), Bound::Unbounded)),
+            ));
+        }
+        if let Some([west, south, east, north]) = filters.bbox {
+            let lat = RangeQuery::new(
+                Bound::Included(Term::from_field_f64(f.lat, south)),
+                Bound::Included(Term::from_field_f64(f.lat, north)),
+            );
+            let lon = RangeQuery::new(
+                Bound::Included(Term::from_field_f64(f.lon, west)),
+                Bound::Included(Term::from_field_f64(f.lon, east)),
+            );
+            must.push((Occur::Must, Box::new(lat)));
+            must.push((Occur::Must, Box::new(lon)));
+        }
+        if must.is_empty() {
+            return Ok(Box::new(AllQuery));
+        }
+        if must.len() == 1 {
+            return Ok(must
+                .pop()
+                .map(|(_, q)| q)
+                .unwrap_or_else(|| Box::new(AllQuery)));
+        }
+        Ok(Box::new(BooleanQuery::new(must)))
+    }
+
+    /// Caption ids of the best matches, the number of all matches, and facet counts.
     pub fn search(
         &self,
         query: &dyn Query,
         limit: usize,
         offset: usize,
-    ) -> Result<(Vec<(u64, f32)>, usize)> {
+        sort: Sort,
+        facets: bool,
+    ) -> Result<Matches> {
         self.reader.reload().map_err(|e| self.err(e))?;
         let searcher = self.reader.searcher();
-        let top = TopDocs::with_limit(limit.max(1))
-            .and_offset(offset)
-            .order_by_score();
-        let (docs, total) = searcher
-            .search(query, &(top, Count))
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::with_capacity(docs.len());
-        if limit == 0 {
-            return Ok((out, total));
-        }
+        let limit = limit.max(1);
+        let (docs, total): (Vec<(f32, tantivy::DocAddress)>, usize) = match sort {
+            Sort::Relevance => {
+                let top = TopDocs::with_limit(limit)
+                    .and_offset(offset)
+                    .order_by_score();
+                searcher
+                    .search(query, &(top, Count))
+                    .map_err(|e| self.err(e))?
+            }
+            Sort::DateAsc | Sort::DateDesc => {
+                let order = if sort == Sort::DateAsc {
+                    Order::Asc
+                } else {
+                    Order::Desc
+                };
+                let top = TopDocs::with_limit(limit)
+                    .and_offset(offset)
+                    .order_by_fast_field::<i64>("date_start", order);
+                let (docs, total) = searcher
+                    .search(query, &(top, Count))
+                    .map_err(|e| self.err(e))?;
+                (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), total)
+            }
+        };
+        let mut hits = Vec::with_capacity(docs.len());
         for (score, addr) in docs {
             let doc: TantivyDocument = searcher.doc(addr).map_err(|e| self.err(e))?;
             if let Some(id) = doc.get_first(self.fields.id).and_then(|v| v.as_u64()) {
-                out.push((id, score));
+                hits.push((id, score));
             }
         }
-        Ok((out, total))
+        let facets = if facets {
+            Some(self.facets(&searcher, query)?)
+        } else {
+            None
+        };
+        Ok(Matches {
+            hits,
+            total,
+            facets,
+        })
+    }
+
+    fn facets(&self, searcher: &tantivy::Searcher, query: &dyn Query) -> Result<Facets> {
+        let mk = |name: &str| {
+            let mut c = FacetCollector::for_field(name);
+            c.add_facet("/");
+            c
+        };
+        let ((agency, photographer, country), (event, year, place)) = searcher
+            .search(
+                query,
+                &(
+                    (mk("f_agency"), mk("f_photographer"), mk("f_country")),
+                    (mk("f_event"), mk("f_year"), mk("f_place")),
+                ),
+            )
+            .map_err(|e| self.err(e))?;
+        let list = |counts: &tantivy::collector::FacetCounts| -> Vec<FacetCount> {
+            let mut v: Vec<FacetCount> = counts
+                .get("/")
+                .map(|(f, n)| FacetCount {
+                    value: f
+                        .to_path()
+                        .last()
+                        .map(|s| s.to_string())
+                        .unwrap_or_default(),
+                    count: n,
+                })
+                .collect();
+            v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+            v
+        };
+        let mut years = list(&year);
+        years.sort_by(|a, b| a.value.cmp(&b.value));
+        Ok(Facets {
+            agency: list(&agency),
+            photographer: list(&photographer),
+            country: list(&country),
+            event_type: list(&event),
+            year: years,
+            place: list(&place),
+        })
+    }
+
+    /// Counts of the children of a place facet path.
+    pub fn place_children(&self, query: &dyn Query, path: &[String]) -> Result<Vec<FacetCount>> {
+        self.reader.reload().map_err(|e| self.err(e))?;
+        let searcher = self.reader.searcher();
+        let facet = Facet::from_path(path.iter().map(String::as_str));
+        let mut c = FacetCollector::for_field("f_place");
+        c.add_facet(facet.clone());
+        let counts = searcher.search(query, &c).map_err(|e| self.err(e))?;
+        let mut v: Vec<FacetCount> = counts
+            .get(facet)
+            .map(|(f, n)| FacetCount {
+                value: f
+                    .to_path()
+                    .last()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default(),
+                count: n,
+            })
+            .collect();
+        v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+        Ok(v)
     }
 
     /// Number of live documents.
@@ -250,5 +575,20 @@ impl SearchIndex {
         }
         ids.sort_unstable();
         Ok(ids)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn month_covers_its_days() {
+        let (a, b) = date_extent("2016-11", Precision::Month).unwrap();
+        assert_eq!(a, parse_bound("2016-11-01", false).unwrap());
+        assert_eq!(b, parse_bound("2016-11-30", true).unwrap());
+        assert_eq!(b - a, 29);
+        assert!(parse_bound("2016-13", false).is_err());
+        assert!(parse_bound("yesterday", false).is_err());
     }
 }

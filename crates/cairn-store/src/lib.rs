@@ -16,8 +16,8 @@ use std::sync::Mutex;
 
 pub use check::CheckReport;
 pub use read::{
-    CaptionView, Hit, OccurrenceView, SearchRequest, SearchResults, SourceRef, SourceView, Stats,
-    VariantView,
+    CaptionView, FacetCount, Facets, Filters, Hit, OccurrenceView, SearchRequest, SearchResults,
+    Sort, SourceRef, SourceView, Stats, VariantView,
 };
 pub use write::{BatchSummary, NewOccurrence, NewSource};
 

@@ -31,15 +31,91 @@ pub struct Stats {
     pub indexed: u64,
 }
 
+/// Filters on record fields; values within one field are alternatives (OR), fields
+/// combine (AND). Matching of names is case-insensitive.
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+pub struct Filters {
+    /// Agency or distributor of the credit.
+    #[serde(default)]
+    pub agency: Vec<String>,
+    /// Photographer.
+    #[serde(default)]
+    pub photographer: Vec<String>,
+    /// Places, each as its gazetteer path (ids, outermost first): a caption matches
+    /// when its location is the place or lies inside it.
+    #[serde(default)]
+    pub place: Vec<Vec<String>>,
+    /// ISO 3166-1 alpha-2 country code of the location.
+    #[serde(default)]
+    pub country: Vec<String>,
+    /// ACLED sub-event type.
+    #[serde(default)]
+    pub event: Vec<String>,
+    /// Earliest date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`); the caption's whole date must
+    /// lie on or after it.
+    pub from: Option<String>,
+    /// Latest date; the caption's whole date must lie on or before it.
+    pub to: Option<String>,
+    /// At least this many killed.
+    pub killed_min: Option<u32>,
+    /// Location inside `[west, south, east, north]` (degrees).
+    pub bbox: Option<[f64; 4]>,
+}
+
+/// Result order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sort {
+    /// Best match first.
+    #[default]
+    Relevance,
+    /// Oldest first.
+    DateAsc,
+    /// Newest first.
+    DateDesc,
+}
+
 /// A search.
 #[derive(Debug, Clone, Default)]
 pub struct SearchRequest {
     /// Full-text query (tantivy syntax); empty matches everything.
     pub query: String,
+    /// Record filters.
+    pub filters: Filters,
     /// Hits per page.
     pub limit: usize,
     /// Hits to skip.
     pub offset: usize,
+    /// Order.
+    pub sort: Sort,
+    /// Whether to count facets.
+    pub facets: bool,
+}
+
+/// A facet value with the number of matching captions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FacetCount {
+    /// The value (a place facet's value is its gazetteer id).
+    pub value: String,
+    /// Matching captions.
+    pub count: u64,
+}
+
+/// Facet counts over all matches of a search.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Facets {
+    /// By agency or distributor.
+    pub agency: Vec<FacetCount>,
+    /// By photographer.
+    pub photographer: Vec<FacetCount>,
+    /// By country of the location.
+    pub country: Vec<FacetCount>,
+    /// By event type.
+    pub event_type: Vec<FacetCount>,
+    /// By year of the date, in year order.
+    pub year: Vec<FacetCount>,
+    /// By top-level place (country id); see `place_children` for deeper levels.
+    pub place: Vec<FacetCount>,
 }
 
 /// A source as hits and captions cite it.
@@ -77,6 +153,9 @@ pub struct SearchResults {
     pub total: u64,
     /// The page.
     pub hits: Vec<Hit>,
+    /// Facet counts over all matches, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facets: Option<Facets>,
 }
 
 /// A caption occurrence with its source.
@@ -165,11 +244,15 @@ impl Archive {
 
     /// Full-text search over captions.
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
-        let query = self.index.parse(&req.query)?;
-        let (ids, total) = self.index.search(query.as_ref(), req.limit, req.offset)?;
+        let query = self.index.build(&req.query, &req.filters)?;
+        let m = self
+            .index
+            .search(query.as_ref(), req.limit, req.offset, req.sort, req.facets)?;
+        let (ids, total, facets) = (m.hits, m.total, m.facets);
+        let limit = req.limit;
         self.with_conn(|c| {
             let mut hits = Vec::with_capacity(ids.len());
-            for (id, score) in ids {
+            for (id, score) in ids.into_iter().take(limit) {
                 let id = id as i64;
                 let Some((text, record)) = canonical(c, id).map_err(self.db_err())? else {
                     continue;
@@ -184,8 +267,14 @@ impl Archive {
                     .map_err(self.db_err())?;
                 hits.push(Hit { id, text, score, occurrences: occurrences as u64, sources, record });
             }
-            Ok(SearchResults { total: total as u64, hits })
+            Ok(SearchResults { total: total as u64, hits, facets })
         })
+    }
+
+    /// Counts of the places directly inside `path` among the matches of a search.
+    pub fn place_children(&self, req: &SearchRequest, path: &[String]) -> Result<Vec<FacetCount>> {
+        let query = self.index.build(&req.query, &req.filters)?;
+        self.index.place_children(query.as_ref(), path)
     }
 
     /// One caption with all its variants, occurrences and sources; `None` if no such id.

@@ -108,7 +108,10 @@ impl Archive {
                 )
                 .map_err(err)?;
             let mut find_variant = tx
-                .prepare_cached("SELECT id FROM variant WHERE key = ?1")
+                .prepare_cached("SELECT id, caption_id FROM variant WHERE key = ?1")
+                .map_err(err)?;
+            let mut touch_caption = tx
+                .prepare_cached("UPDATE caption SET seq = ?1 WHERE id = ?2 AND seq <> ?1")
                 .map_err(err)?;
             let mut put_caption = tx
                 .prepare_cached("INSERT INTO caption (seq) VALUES (?1)")
@@ -155,12 +158,19 @@ impl Archive {
                 let source_id = tx.last_insert_rowid();
                 summary.sources_added += 1;
                 for (ordinal, o) in s.occurrences.iter().enumerate() {
-                    let variant_id: Option<i64> = find_variant
-                        .query_row([&o.key[..]], |r| r.get(0))
+                    let found: Option<(i64, i64)> = find_variant
+                        .query_row([&o.key[..]], |r| Ok((r.get(0)?, r.get(1)?)))
                         .optional()
                         .map_err(err)?;
-                    let variant_id = match variant_id {
-                        Some(v) => v,
+                    let variant_id = match found {
+                        Some((v, caption_id)) => {
+                            // A new occurrence changes what the caption's index entry
+                            // may show (its sources): re-index it.
+                            touch_caption
+                                .execute(params![seq, caption_id])
+                                .map_err(err)?;
+                            v
+                        }
                         None => {
                             put_caption.execute([seq]).map_err(err)?;
                             let caption_id = tx.last_insert_rowid();
@@ -244,16 +254,19 @@ impl Archive {
             let mut stmt = w
                 .conn
                 .prepare(
-                    "SELECT c.id, group_concat(v.text, char(10))
-                     FROM caption c JOIN variant v ON v.caption_id = c.id
-                     WHERE c.seq > ?1 GROUP BY c.id",
+                    "SELECT c.id,
+                            (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
+                            (SELECT record FROM variant WHERE id = c.canonical_variant)
+                     FROM caption c WHERE c.seq > ?1",
                 )
                 .map_err(err)?;
             let rows = stmt
                 .query_map([from], |r| {
+                    let record: Option<String> = r.get(2)?;
                     Ok(IndexDoc {
                         id: r.get::<_, i64>(0)? as u64,
-                        text: r.get(1)?,
+                        text: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                        record: record.and_then(|j| serde_json::from_str(&j).ok()),
                     })
                 })
                 .map_err(err)?;

@@ -15,6 +15,80 @@ use cairn_store::{Archive, SearchRequest};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// Record filters shared by `search` and `export`.
+#[derive(clap::Args, Debug, Default)]
+struct FilterArgs {
+    /// Agency or distributor (repeatable; alternatives).
+    #[arg(long)]
+    agency: Vec<String>,
+    /// Photographer (repeatable).
+    #[arg(long)]
+    photographer: Vec<String>,
+    /// Place: captions located in it or inside it (repeatable).
+    #[arg(long)]
+    place: Vec<String>,
+    /// ISO 3166-1 alpha-2 country code of the location (repeatable).
+    #[arg(long)]
+    country: Vec<String>,
+    /// Earliest date (YYYY, YYYY-MM or YYYY-MM-DD).
+    #[arg(long)]
+    from: Option<String>,
+    /// Latest date (YYYY, YYYY-MM or YYYY-MM-DD).
+    #[arg(long)]
+    to: Option<String>,
+    /// Event type (ACLED sub-event type, repeatable).
+    #[arg(long)]
+    event: Vec<String>,
+    /// At least this many killed.
+    #[arg(long)]
+    killed_min: Option<u32>,
+    /// Bounding box west,south,east,north.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 1,
+        allow_negative_numbers = true
+    )]
+    bbox: Option<Vec<f64>>,
+}
+
+impl FilterArgs {
+    fn to_filters(&self) -> Result<cairn_store::Filters> {
+        // The gazetteer loads only when a place needs resolving.
+        let place = if self.place.is_empty() {
+            Vec::new()
+        } else {
+            cairn_server::place_paths(&Gazetteer::bundled(), &self.place)
+                .map_err(|e| anyhow::anyhow!("{e} (see `cairn places NAME`)"))?
+        };
+        let bbox = match &self.bbox {
+            Some(v) if v.len() == 4 => Some([v[0], v[1], v[2], v[3]]),
+            Some(_) => bail!("--bbox takes west,south,east,north"),
+            None => None,
+        };
+        Ok(cairn_store::Filters {
+            agency: self.agency.clone(),
+            photographer: self.photographer.clone(),
+            place,
+            country: self.country.clone(),
+            event: self.event.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            killed_min: self.killed_min,
+            bbox,
+        })
+    }
+}
+
+fn parse_sort(s: &str) -> Result<cairn_store::Sort> {
+    Ok(match s {
+        "relevance" => cairn_store::Sort::Relevance,
+        "date" => cairn_store::Sort::DateAsc,
+        "-date" | "date-desc" => cairn_store::Sort::DateDesc,
+        other => bail!("unknown sort {other:?} (relevance, date, -date)"),
+    })
+}
+
 /// Exit code when some inputs were ingested and others were rejected.
 const EXIT_PARTIAL: u8 = 3;
 
@@ -33,6 +107,7 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once per process
 enum Command {
     /// Ingest pages: files, directories (recursively), `-` for stdin.
     Ingest {
@@ -52,16 +127,32 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Full-text search over captions.
+    /// Search captions: full text, filters, facets.
     Search {
         /// The query (tantivy syntax: words, "phrases", AND/OR, -exclusions); "" for all.
         query: String,
+        #[command(flatten)]
+        filters: FilterArgs,
         /// Hits to show.
         #[arg(long, default_value_t = 10)]
         limit: usize,
         /// Hits to skip.
         #[arg(long, default_value_t = 0)]
         offset: usize,
+        /// Order: relevance, date (oldest first) or -date (newest first).
+        #[arg(long, default_value = "relevance", allow_hyphen_values = true)]
+        sort: String,
+        /// Count facets (agency, photographer, country, event type, year, place).
+        #[arg(long)]
+        facets: bool,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show what the gazetteer resolves a place name to.
+    Places {
+        /// A place name (any spelling) or id.
+        name: String,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -172,32 +263,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Search {
             query,
+            filters,
             limit,
             offset,
+            sort,
+            facets,
             json,
         } => {
-            let a = Archive::open_reader(&data)?;
-            let r = a.search(&SearchRequest {
+            let req = SearchRequest {
                 query,
+                filters: filters.to_filters()?,
                 limit,
                 offset,
-            })?;
+                sort: parse_sort(&sort)?,
+                facets,
+            };
+            let a = Archive::open_reader(&data)?;
+            let r = a.search(&req)?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                println!("{} captions match", r.total);
-                for h in &r.hits {
-                    println!(
-                        "\n#{} ({} sources, {} occurrences)",
-                        h.id,
-                        h.sources.len(),
-                        h.occurrences
-                    );
-                    println!("  {}", h.text);
-                }
+                print_results(&r);
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Places { name, json } => places(&name, json),
         Command::Show { id, json } => {
             let a = Archive::open_reader(&data)?;
             let Some(c) = a.caption(id)? else {
@@ -292,6 +382,110 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn print_results(r: &cairn_store::SearchResults) {
+    println!("{} captions match", r.total);
+    for h in &r.hits {
+        let rec = h.record.as_ref();
+        let date = rec
+            .and_then(|r| r.date.as_ref())
+            .map(|d| d.value.as_str())
+            .unwrap_or("-");
+        let place = rec
+            .and_then(|r| r.location.as_ref())
+            .map(|l| l.text.as_str())
+            .unwrap_or("-");
+        println!(
+            "\n#{} [{date}, {place}] ({} sources, {} occurrences)",
+            h.id,
+            h.sources.len(),
+            h.occurrences
+        );
+        println!("  {}", h.text);
+    }
+    if let Some(f) = &r.facets {
+        let g = Gazetteer::bundled();
+        let show = |name: &str, v: &[cairn_store::FacetCount], place: bool| {
+            if v.is_empty() {
+                return;
+            }
+            let parts: Vec<String> = v
+                .iter()
+                .take(10)
+                .map(|c| {
+                    let label = if place {
+                        g.best_match(&c.value)
+                            .map(|i| g.entry(i).name.clone())
+                            .unwrap_or(c.value.clone())
+                    } else {
+                        c.value.clone()
+                    };
+                    format!("{label} ({})", c.count)
+                })
+                .collect();
+            println!("{name:<13} {}", parts.join(", "));
+        };
+        println!();
+        show("agency", &f.agency, false);
+        show("photographer", &f.photographer, false);
+        show("country", &f.country, false);
+        show("event type", &f.event_type, false);
+        show("year", &f.year, false);
+        show("place", &f.place, true);
+    }
+}
+
+fn places(name: &str, json: bool) -> Result<ExitCode> {
+    let g = Gazetteer::bundled();
+    let rows: Vec<serde_json::Value> = g
+        .matches(name)
+        .iter()
+        .take(20)
+        .map(|&i| {
+            let e = g.entry(i);
+            let within: Vec<String> = g
+                .path(i)
+                .iter()
+                .rev()
+                .skip(1)
+                .map(|&p| g.entry(p).name.clone())
+                .collect();
+            serde_json::json!({
+                "id": e.id, "name": e.name, "kind": e.kind.as_str(), "country": e.country,
+                "lat": e.lat, "lon": e.lon, "population": e.population, "within": within,
+            })
+        })
+        .collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if rows.is_empty() {
+        println!("{name:?} is not in the gazetteer");
+        return Ok(ExitCode::FAILURE);
+    }
+    for (k, r) in rows.iter().enumerate() {
+        let within: Vec<&str> = r["within"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+            .unwrap_or_default();
+        println!(
+            "{}{} [{}] {} ({:.4}, {:.4}) in {}",
+            if k == 0 { "* " } else { "  " },
+            r["name"].as_str().unwrap_or(""),
+            r["kind"].as_str().unwrap_or(""),
+            r["id"].as_str().unwrap_or(""),
+            r["lat"].as_f64().unwrap_or(0.0),
+            r["lon"].as_f64().unwrap_or(0.0),
+            if within.is_empty() {
+                "-".to_string()
+            } else {
+                within.join(", ")
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {

@@ -1,0 +1,170 @@
+//! Search filters and facets on the seed archive, through the real binary.
+
+mod common;
+
+use common::{cairn, json, shared};
+
+fn total(d: &std::path::Path, args: &[&str]) -> u64 {
+    total_q(d, "", args)
+}
+
+fn total_q(d: &std::path::Path, query: &str, args: &[&str]) -> u64 {
+    let mut c = cairn(d);
+    c.args(["search", query, "--json", "--limit", "50"])
+        .args(args);
+    json(&mut c)["total"].as_u64().unwrap()
+}
+
+#[test]
+fn seed_filters_give_exact_counts_and_facets_agree() {
+    let Some(shared) = shared() else { return };
+    let d = tempfile::tempdir().unwrap();
+    cairn(d.path())
+        .arg("ingest")
+        .arg(shared.join("seeds"))
+        .assert()
+        .success();
+    let d = d.path();
+    assert_eq!(
+        total(d, &[]),
+        17,
+        "an empty query matches everything; total is not the page size"
+    );
+    assert_eq!(total(d, &["--agency", "AFP"]), 6);
+    assert_eq!(
+        total(d, &["--agency", "reuters"]),
+        10,
+        "agency matching ignores case"
+    );
+    assert_eq!(
+        total(d, &["--agency", "AP"]),
+        1,
+        "the distributor counts (Komsomolskaya Pravda via AP)"
+    );
+    assert_eq!(total(d, &["--photographer", "Bassam Khabieh"]), 2);
+    assert_eq!(total(d, &["--country", "SY"]), 17);
+    assert_eq!(
+        total(d, &["--from", "2016-01-01", "--to", "2016-12-31"]),
+        12
+    );
+    assert_eq!(
+        total(d, &["--from", "2016-11", "--to", "2016-11"]),
+        3,
+        "Harasta, Tal Samin, Bab al-Nairab"
+    );
+    assert_eq!(
+        total(d, &["--place", "Aleppo"]),
+        2,
+        "Bab al-Nairab and the bakery; Bishqatin is a village outside the city"
+    );
+    assert_eq!(
+        total(d, &["--place", "Damascus"]),
+        3,
+        "Umayyad Square, Jobar, Dwelaa"
+    );
+    assert_eq!(
+        total(d, &["--place", "Rif Dimashq"]),
+        4,
+        "Harasta, Douma twice, Zamalka"
+    );
+    assert_eq!(total(d, &["--place", "Syria"]), 17);
+    assert_eq!(total(d, &["--event", "Air/drone strike"]), 2);
+    assert_eq!(total(d, &["--killed-min", "10"]), 1);
+    assert_eq!(
+        total_q(d, "Douma", &["--agency", "Reuters"]),
+        2,
+        "text and filters combine"
+    );
+    assert_eq!(total_q(d, "Douma", &["--agency", "AFP"]), 0);
+    assert_eq!(
+        total(d, &["--agency", "AFP", "--agency", "AP"]),
+        7,
+        "values of one filter are alternatives"
+    );
+
+    let r = json(cairn(d).args(["search", "", "--facets", "--json", "--limit", "1"]));
+    let facets = &r["facets"];
+    for (field, flag) in [
+        ("agency", "--agency"),
+        ("photographer", "--photographer"),
+        ("country", "--country"),
+        ("event_type", "--event"),
+    ] {
+        for f in facets[field].as_array().unwrap() {
+            let value = f["value"].as_str().unwrap();
+            assert_eq!(
+                total(d, &[flag, value]),
+                f["count"].as_u64().unwrap(),
+                "facet {field}={value}"
+            );
+        }
+    }
+    for f in facets["year"].as_array().unwrap() {
+        let y = f["value"].as_str().unwrap();
+        assert_eq!(
+            total(d, &["--from", y, "--to", y]),
+            f["count"].as_u64().unwrap(),
+            "year {y}"
+        );
+    }
+}
+
+#[test]
+fn unknown_place_and_bad_date_are_clear_errors() {
+    let d = tempfile::tempdir().unwrap();
+    cairn(d.path())
+        .args(["ingest", "-"])
+        .write_stdin("A man in Homs, Syria, May 1, 2015.\n")
+        .assert()
+        .success();
+    let o = cairn(d.path())
+        .args(["search", "", "--place", "Qwxzzy"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown place \"Qwxzzy\""));
+    let o = cairn(d.path())
+        .args(["search", "", "--from", "May 2016"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a date"));
+}
+
+#[test]
+fn extract_prints_one_record_per_caption_in_order() {
+    let Some(shared) = shared() else { return };
+    let mut c = cairn(std::path::Path::new("/nonexistent"));
+    c.arg("extract");
+    for f in [
+        "000_9a073c031d9d8403.txt",
+        "001_eceae5fe24c004c7.txt",
+        "003_2ed9b36a74b38267.txt",
+    ] {
+        c.arg(shared.join("seeds").join(f));
+    }
+    let out = c.output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 24);
+    assert_eq!(lines[0]["credit"]["photographers"][0], "Sameer Al-Doumy");
+    assert_eq!(lines[0]["credit"]["span"], serde_json::json!([345, 381]));
+    assert_eq!(lines[0]["date"]["span"], serde_json::json!([179, 195]));
+    assert_eq!(lines[0]["location"]["span"], serde_json::json!([112, 119]));
+    // stdin works too
+    let out = cairn(std::path::Path::new("/nonexistent"))
+        .arg("extract")
+        .write_stdin("A boy in Aleppo, Syria, Nov. 6, 2016. REUTERS/Jane Roe\n\nSecond caption.")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["credit"]["agency"], "Reuters");
+    assert_eq!(first["date"]["value"], "2016-11-06");
+    assert_eq!(first["location"]["name"], "Aleppo");
+}
