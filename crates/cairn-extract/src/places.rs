@@ -334,6 +334,7 @@ struct Mention {
     span: Span,
     text: String,
     candidates: Vec<PlaceId>,
+    folded: String,
     exact: bool,
     cue: bool,
     hint: Option<PlaceKind>,
@@ -466,11 +467,26 @@ impl<'g> Resolver<'g> {
                     break;
                 }
             }
+            // A run followed by a settlement word ("Qaryat Zzyx village") names one
+            // place: a match on part of it would be a different place.
+            let settlement_after = toks.get(j + 1).is_some_and(|t| {
+                matches!(
+                    text[t.span.start..t.span.end].to_lowercase().as_str(),
+                    "village"
+                        | "town"
+                        | "hamlet"
+                        | "neighbourhood"
+                        | "neighborhood"
+                        | "district"
+                        | "camp"
+                )
+            });
             // Try sub-runs, longest first, left to right.
             let mut k = i;
             while k <= j {
                 let mut matched = false;
-                for end in (k..=j).rev() {
+                // Place names are short: try sub-runs of at most six words.
+                for end in (k..=j.min(k + 5)).rev() {
                     if !toks[end].cap && !lower_at(end).contains('-') {
                         continue;
                     }
@@ -508,12 +524,17 @@ impl<'g> Resolver<'g> {
                     }) {
                         continue;
                     }
+                    let whole_run = k == i && end == j;
+                    if settlement_after && !whole_run {
+                        continue;
+                    }
                     let (cands, exact) = {
-                        let e = self.g.exact(name);
+                        let e = self.g.exact_folded(&folded);
                         if !e.is_empty() {
                             (e.to_vec(), true)
-                        } else if folded.len() >= 4 {
-                            (self.g.fuzzy(name).to_vec(), false)
+                        } else if folded.len() >= 4 && whole_run {
+                            // Transliteration matches only for a whole run of capitals.
+                            (self.g.fuzzy_folded(&folded).to_vec(), false)
                         } else {
                             (Vec::new(), false)
                         }
@@ -559,6 +580,7 @@ impl<'g> Resolver<'g> {
                         span,
                         text: name.to_string(),
                         candidates: cands,
+                        folded: folded.clone(),
                         exact,
                         cue,
                         hint,
@@ -594,42 +616,62 @@ impl<'g> Resolver<'g> {
         // Resolve countries first, then the rest with proximity to what is resolved.
         let mut resolved: Vec<PlaceId> = Vec::new();
         for pass in 0..2 {
-            for m in mentions.iter_mut() {
-                if m.chosen.is_some() {
+            for mi in 0..mentions.len() {
+                if mentions[mi].chosen.is_some() {
                     continue;
                 }
+                // "Chester, Pa.": the place just before, separated by a comma, lies
+                // inside this one.
+                let qualifies = mi
+                    .checked_sub(1)
+                    .filter(|&p| text[mentions[p].span.end..mentions[mi].span.start].trim() == ",")
+                    .and_then(|p| mentions[p].chosen);
+                let m = &mentions[mi];
                 let best = m
                     .candidates
                     .iter()
                     .copied()
                     .map(|c| {
-                        (
-                            c,
-                            self.score(c, m, &context, &resolved, &text[m.span.start..m.span.end]),
-                        )
+                        let mut sc = self.score(c, m, &context, &resolved);
+                        if qualifies.is_some_and(|q| q != c && self.g.contains(c, q)) {
+                            sc += 100.0;
+                        }
+                        (c, sc)
                     })
                     .max_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
-                let Some((c, score)) = best else { continue };
+                let Some((c, _)) = best else { continue };
                 let e = self.g.entry(c);
                 let is_country = e.kind == PlaceKind::Country;
                 if pass == 0 && !is_country {
                     continue;
                 }
                 let in_context = context.is_empty() || context.contains_key(&e.country);
-                let primary = fold(&e.name) == fold(&m.text);
+                let primary = e.folded == m.folded;
+                let qualified = qualifies.is_some_and(|q| q != c && self.g.contains(c, q));
                 let strong = is_country
                     || (matches!(e.kind, PlaceKind::Admin1) && primary)
-                    || (primary && e.population >= 100_000);
-                let accept = if m.exact {
-                    (m.cue || strong || m.hint.is_some() || m.followed_by.is_some())
-                        && (in_context || (primary && e.population >= 500_000) || is_country)
-                } else {
-                    (m.cue || m.hint.is_some() || m.followed_by.is_some())
-                        && !context.is_empty()
-                        && context.contains_key(&e.country)
-                };
-                if accept && score > f64::MIN {
-                    m.chosen = Some(c);
+                    || (primary && e.population >= 100_000)
+                    || qualified;
+                // Two- and three-letter alternate names ("Pa" for Chongqing) count only
+                // for admin units and countries, or when they qualify a place before them.
+                let short_alias = m.folded.len() <= 3
+                    && !primary
+                    && !matches!(e.kind, PlaceKind::Country | PlaceKind::Admin1)
+                    && !qualified;
+                let accept = !short_alias
+                    && if m.exact {
+                        (m.cue || strong || m.hint.is_some() || m.followed_by.is_some())
+                            && (in_context
+                                || (primary && e.population >= 500_000)
+                                || is_country
+                                || qualified)
+                    } else {
+                        (m.cue || m.hint.is_some() || m.followed_by.is_some())
+                            && !context.is_empty()
+                            && context.contains_key(&e.country)
+                    };
+                if accept {
+                    mentions[mi].chosen = Some(c);
                     resolved.push(c);
                 }
             }
@@ -708,7 +750,6 @@ impl<'g> Resolver<'g> {
         m: &Mention,
         context: &HashMap<String, u32>,
         resolved: &[PlaceId],
-        mention: &str,
     ) -> f64 {
         let e = self.g.entry(c);
         let mut s = 0.0;
@@ -725,7 +766,7 @@ impl<'g> Resolver<'g> {
                 s += 80.0;
             }
         }
-        if fold(&e.name) == fold(mention) {
+        if e.folded == m.folded {
             s += 5.0;
         }
         s += ((e.population + 1) as f64).log10() * 3.0;
@@ -734,6 +775,9 @@ impl<'g> Resolver<'g> {
         }
         if e.id.starts_with("cairn:") {
             s += 8.0;
+        }
+        if m.candidates.len() == 1 {
+            return s;
         }
         for &r in resolved {
             if r != c && self.g.entry(r).kind != PlaceKind::Country {

@@ -13,6 +13,17 @@ const ARTICLES: &[&str] = &[
 /// whitespace folded. `Ma‘arrat an-Nu‘mān` → `maarrat numan`; `Al Bab` → `bab`.
 pub fn fold(name: &str) -> String {
     let mut s = String::with_capacity(name.len());
+    if name.is_ascii() {
+        // Fast path: no diacritics to take off.
+        for b in name.bytes() {
+            match b {
+                b'\'' | b'`' => {}
+                b'-' | b'.' | b',' | b'(' | b')' | b'"' => s.push(' '),
+                b => s.push(b.to_ascii_lowercase() as char),
+            }
+        }
+        return drop_articles(&s);
+    }
     for c in name.nfd() {
         if unicode_normalization::char::is_combining_mark(c) {
             continue;
@@ -25,17 +36,22 @@ pub fn fold(name: &str) -> String {
             c => s.extend(c.to_lowercase()),
         }
     }
-    let words: Vec<&str> = s.split_whitespace().collect();
-    let kept: Vec<&str> = if words.len() > 1 {
-        words
-            .iter()
-            .copied()
-            .filter(|w| !ARTICLES.contains(w))
-            .collect()
-    } else {
-        words
-    };
-    kept.join(" ")
+    drop_articles(&s)
+}
+
+fn drop_articles(s: &str) -> String {
+    let n = s.split_whitespace().count();
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if n > 1 && ARTICLES.contains(&w) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
 }
 
 /// A transliteration skeleton of a folded name: per word, the first letter and then its

@@ -8,10 +8,11 @@
 
 mod fold;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, OnceLock};
 
 use cairn_model::PlaceKind;
+use rayon::prelude::*;
 
 pub use fold::{fold, skeleton};
 
@@ -42,14 +43,52 @@ pub struct Entry {
     pub population: u64,
     /// The enclosing place below admin1 (a neighbourhood's town), if known.
     pub parent: Option<PlaceId>,
+    /// [`fold`] of `name`.
+    pub folded: String,
+}
+
+/// A name index: 64-bit hashes of keys, sorted, with the entry each key names. No
+/// strings are kept: a lookup hashes its key the same way and binary-searches.
+#[derive(Debug, Default)]
+struct NameIndex {
+    /// Key hash → range of `ids`.
+    ranges: HashMap<u64, (u32, u32)>,
+    ids: Vec<PlaceId>,
+}
+
+fn key_hash(key: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(key.as_bytes())
+}
+
+impl NameIndex {
+    fn build(mut pairs: Vec<(u64, PlaceId)>) -> Self {
+        pairs.par_sort_unstable();
+        pairs.dedup();
+        let mut ranges: HashMap<u64, (u32, u32)> = HashMap::default();
+        ranges.reserve(pairs.len());
+        let mut ids = Vec::with_capacity(pairs.len());
+        for (h, id) in pairs {
+            let at = ids.len() as u32;
+            ranges.entry(h).or_insert((at, at)).1 = at + 1;
+            ids.push(id);
+        }
+        NameIndex { ranges, ids }
+    }
+
+    fn get(&self, key: &str) -> &[PlaceId] {
+        match self.ranges.get(&key_hash(key)) {
+            Some(&(a, b)) => &self.ids[a as usize..b as usize],
+            None => &[],
+        }
+    }
 }
 
 /// The gazetteer: entries and name indexes.
 #[derive(Debug, Default)]
 pub struct Gazetteer {
     entries: Vec<Entry>,
-    by_fold: HashMap<String, Vec<PlaceId>>,
-    by_skeleton: HashMap<String, Vec<PlaceId>>,
+    by_fold: NameIndex,
+    by_skeleton: NameIndex,
     admin1: HashMap<(String, String), PlaceId>,
     countries: HashMap<String, PlaceId>,
     by_source_id: HashMap<String, PlaceId>,
@@ -65,6 +104,71 @@ impl std::fmt::Display for LoadError {
     }
 }
 impl std::error::Error for LoadError {}
+
+/// One parsed line of the GeoNames file.
+enum Line<'a> {
+    Admin1(Entry),
+    Country(Entry),
+    Town(Entry, &'a str),
+}
+
+fn parse_line(n: usize, line: &str) -> Result<Line<'_>, LoadError> {
+    let f: Vec<&str> = line.split('\t').collect();
+    let bad = || LoadError(format!("geonames line {}: malformed", n + 1));
+    let num = |s: &str| s.parse::<f64>().map_err(|_| bad());
+    let entry =
+        |id: String, name: &str, kind, lat: &str, lon: &str, cc: &str, code: &str, pop: u64| {
+            Ok::<_, LoadError>(Entry {
+                id,
+                name: name.to_string(),
+                kind,
+                lat: num(lat)?,
+                lon: num(lon)?,
+                country: cc.to_string(),
+                admin1_code: code.to_string(),
+                population: pop,
+                parent: None,
+                folded: fold(name),
+            })
+        };
+    match f.first().copied() {
+        Some("#A") if f.len() >= 5 => {
+            let (cc, code) = f[1].split_once('.').ok_or_else(bad)?;
+            let id = format!("geonames-admin1:{}", f[1]);
+            Ok(Line::Admin1(entry(
+                id,
+                f[2],
+                PlaceKind::Admin1,
+                f[3],
+                f[4],
+                cc,
+                code,
+                0,
+            )?))
+        }
+        Some("#C") if f.len() >= 6 => {
+            let id = format!("iso3166:{}", f[1]);
+            let pop = f[5].parse().unwrap_or(0);
+            Ok(Line::Country(entry(
+                id,
+                f[2],
+                PlaceKind::Country,
+                f[3],
+                f[4],
+                f[1],
+                "",
+                pop,
+            )?))
+        }
+        Some(_) if f.len() >= 9 => {
+            let id = format!("geonames:{}", f[0]);
+            let pop = f[7].parse().unwrap_or(0);
+            let e = entry(id, f[1], PlaceKind::Town, f[3], f[4], f[5], f[6], pop)?;
+            Ok(Line::Town(e, f[8]))
+        }
+        _ => Err(bad()),
+    }
+}
 
 impl Gazetteer {
     /// The bundled gazetteer, loaded once per process.
@@ -82,97 +186,93 @@ impl Gazetteer {
     pub fn from_data(geonames_zst: &[u8], supplement: &str) -> Result<Self, LoadError> {
         let raw = zstd::stream::decode_all(geonames_zst).map_err(|e| LoadError(e.to_string()))?;
         let text = std::str::from_utf8(&raw).map_err(|e| LoadError(e.to_string()))?;
-        let mut g = Gazetteer::default();
-        let mut alternates: Vec<(PlaceId, &str)> = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let f: Vec<&str> = line.split('\t').collect();
-            let bad = || LoadError(format!("geonames line {}: malformed", n + 1));
-            let num = |s: &str| s.parse::<f64>().map_err(|_| bad());
-            match f.first().copied() {
-                Some("#A") if f.len() >= 5 => {
-                    let (cc, code) = f[1].split_once('.').ok_or_else(bad)?;
-                    let id = g.push(Entry {
-                        id: format!("geonames-admin1:{}", f[1]),
-                        name: f[2].to_string(),
-                        kind: PlaceKind::Admin1,
-                        lat: num(f[3])?,
-                        lon: num(f[4])?,
-                        country: cc.to_string(),
-                        admin1_code: code.to_string(),
-                        population: 0,
-                        parent: None,
-                    });
-                    g.admin1.insert((cc.to_string(), code.to_string()), id);
+        let lines: Vec<&str> = text.lines().collect();
+        let parsed: Vec<Line<'_>> = lines
+            .par_iter()
+            .enumerate()
+            .map(|(n, l)| parse_line(n, l))
+            .collect::<Result<_, _>>()?;
+        let mut g = Gazetteer {
+            entries: Vec::with_capacity(parsed.len() + 64),
+            ..Default::default()
+        };
+        // Names to index, by entry; keys are computed in parallel once all are known.
+        let mut names: Vec<(PlaceId, String)> = Vec::with_capacity(parsed.len() * 3);
+        for line in parsed {
+            match line {
+                Line::Admin1(e) => {
+                    let key = (e.country.clone(), e.admin1_code.clone());
+                    let id = g.push_entry(e, &mut names);
+                    g.admin1.insert(key, id);
                 }
-                Some("#C") if f.len() >= 6 => {
-                    let id = g.push(Entry {
-                        id: format!("iso3166:{}", f[1]),
-                        name: f[2].to_string(),
-                        kind: PlaceKind::Country,
-                        lat: num(f[3])?,
-                        lon: num(f[4])?,
-                        country: f[1].to_string(),
-                        admin1_code: String::new(),
-                        population: f[5].parse().unwrap_or(0),
-                        parent: None,
-                    });
-                    g.countries.insert(f[1].to_string(), id);
+                Line::Country(e) => {
+                    let cc = e.country.clone();
+                    let id = g.push_entry(e, &mut names);
+                    g.countries.insert(cc, id);
                 }
-                Some(_) if f.len() >= 9 => {
-                    let id = g.push(Entry {
-                        id: format!("geonames:{}", f[0]),
-                        name: f[1].to_string(),
-                        kind: PlaceKind::Town,
-                        lat: num(f[3])?,
-                        lon: num(f[4])?,
-                        country: f[5].to_string(),
-                        admin1_code: f[6].to_string(),
-                        population: f[7].parse().unwrap_or(0),
-                        parent: None,
-                    });
-                    for a in f[8].split('|').filter(|a| !a.is_empty()) {
-                        alternates.push((id, a));
+                Line::Town(e, alternates) => {
+                    let id = g.push_entry(e, &mut names);
+                    for a in alternates.split('|').filter(|a| !a.is_empty()) {
+                        names.push((id, a.to_string()));
                     }
                 }
-                _ => return Err(bad()),
             }
         }
-        for (id, a) in alternates {
-            g.add_name(id, a);
-        }
-        g.load_supplement(supplement)?;
-        g.add_common_country_names();
+        g.load_supplement(supplement, &mut names)?;
+        g.add_common_country_names(&mut names);
+        let keys: Vec<(u64, u64, PlaceId)> = names
+            .par_iter()
+            .filter_map(|(id, n)| {
+                let f = fold(n);
+                if f.is_empty() {
+                    return None;
+                }
+                let sk = skeleton(&f);
+                Some((key_hash(&f), key_hash(&sk), *id))
+            })
+            .collect();
+        let (by_fold, by_skeleton) = rayon::join(
+            || NameIndex::build(keys.iter().map(|&(f, _, id)| (f, id)).collect()),
+            || NameIndex::build(keys.iter().map(|&(_, s, id)| (s, id)).collect()),
+        );
+        g.by_fold = by_fold;
+        g.by_skeleton = by_skeleton;
         Ok(g)
     }
 
-    fn push(&mut self, e: Entry) -> PlaceId {
+    /// Adds an entry and queues its name for indexing.
+    fn push_entry(&mut self, e: Entry, names: &mut Vec<(PlaceId, String)>) -> PlaceId {
         let id = self.entries.len() as PlaceId;
-        self.by_source_id.insert(e.id.clone(), id);
-        let name = e.name.clone();
+        // Geonames ids are many and rarely looked up: `source_id` scans for them.
+        if !e.id.starts_with("geonames:") {
+            self.by_source_id.insert(e.id.clone(), id);
+        }
+        names.push((id, e.name.clone()));
         self.entries.push(e);
-        self.add_name(id, &name);
         id
     }
 
-    fn add_name(&mut self, id: PlaceId, name: &str) {
-        let f = fold(name);
-        if f.is_empty() {
-            return;
+    /// The entry of a source id (`geonames:ID`, `cairn:slug`, `iso3166:CC`,
+    /// `geonames-admin1:CC.CODE`).
+    fn source_id(&self, id: &str) -> Option<PlaceId> {
+        if let Some(&i) = self.by_source_id.get(id) {
+            return Some(i);
         }
-        let sk = skeleton(&f);
-        let v = self.by_fold.entry(f).or_default();
-        if !v.contains(&id) {
-            v.push(id);
+        if id.starts_with("geonames:") {
+            return self
+                .entries
+                .iter()
+                .position(|e| e.id == id)
+                .map(|i| i as PlaceId);
         }
-        if !sk.is_empty() {
-            let v = self.by_skeleton.entry(sk).or_default();
-            if !v.contains(&id) {
-                v.push(id);
-            }
-        }
+        None
     }
 
-    fn load_supplement(&mut self, text: &str) -> Result<(), LoadError> {
+    fn load_supplement(
+        &mut self,
+        text: &str,
+        names: &mut Vec<(PlaceId, String)>,
+    ) -> Result<(), LoadError> {
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
@@ -186,10 +286,12 @@ impl Gazetteer {
                         .admin1
                         .get(&(cc.to_string(), code.to_string()))
                         .ok_or_else(|| bad("unknown admin1"))?;
-                    self.entries[id as usize].name = f[2].to_string();
-                    self.add_name(id, f[2]);
+                    let e = &mut self.entries[id as usize];
+                    e.name = f[2].to_string();
+                    e.folded = fold(f[2]);
+                    names.push((id, f[2].to_string()));
                     for a in f.get(3).unwrap_or(&"").split('|').filter(|a| !a.is_empty()) {
-                        self.add_name(id, a);
+                        names.push((id, a.to_string()));
                     }
                 }
                 "P" if f.len() >= 9 => {
@@ -199,25 +301,33 @@ impl Gazetteer {
                     let parent = if f[8].is_empty() {
                         None
                     } else if f[8].chars().all(|c| c.is_ascii_digit()) {
-                        self.by_source_id
-                            .get(&format!("geonames:{}", f[8]))
-                            .copied()
+                        Some(
+                            self.source_id(&format!("geonames:{}", f[8]))
+                                .ok_or_else(|| bad("unknown parent"))?,
+                        )
                     } else {
-                        self.by_source_id.get(&format!("cairn:{}", f[8])).copied()
+                        Some(
+                            self.source_id(&format!("cairn:{}", f[8]))
+                                .ok_or_else(|| bad("unknown parent"))?,
+                        )
                     };
-                    let id = self.push(Entry {
-                        id: format!("cairn:{}", f[1]),
-                        name: f[2].to_string(),
-                        kind,
-                        lat,
-                        lon,
-                        country: f[6].to_string(),
-                        admin1_code: f[7].to_string(),
-                        population: 0,
-                        parent,
-                    });
+                    let id = self.push_entry(
+                        Entry {
+                            id: format!("cairn:{}", f[1]),
+                            name: f[2].to_string(),
+                            kind,
+                            lat,
+                            lon,
+                            country: f[6].to_string(),
+                            admin1_code: f[7].to_string(),
+                            population: 0,
+                            parent,
+                            folded: fold(f[2]),
+                        },
+                        names,
+                    );
                     for a in f.get(9).unwrap_or(&"").split('|').filter(|a| !a.is_empty()) {
-                        self.add_name(id, a);
+                        names.push((id, a.to_string()));
                     }
                 }
                 _ => return Err(bad("unknown line type")),
@@ -226,7 +336,7 @@ impl Gazetteer {
         Ok(())
     }
 
-    fn add_common_country_names(&mut self) {
+    fn add_common_country_names(&mut self, names: &mut Vec<(PlaceId, String)>) {
         // Short forms captions use for countries whose GeoNames name is longer.
         const SHORT: &[(&str, &str)] = &[
             ("US", "U.S."),
@@ -250,7 +360,7 @@ impl Gazetteer {
         ];
         for (cc, name) in SHORT {
             if let Some(&id) = self.countries.get(*cc) {
-                self.add_name(id, name);
+                names.push((id, (*name).to_string()));
             }
         }
     }
@@ -280,23 +390,22 @@ impl Gazetteer {
 
     /// Entries whose name or alternate name folds to the same text as `name`.
     pub fn exact(&self, name: &str) -> &[PlaceId] {
-        self.by_fold
-            .get(&fold(name))
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.by_fold.get(&fold(name))
+    }
+
+    /// Entries whose folded name is `folded` (already [`fold`]ed).
+    pub fn exact_folded(&self, folded: &str) -> &[PlaceId] {
+        self.by_fold.get(folded)
     }
 
     /// Entries whose transliteration skeleton equals that of `name` (weaker evidence).
     pub fn fuzzy(&self, name: &str) -> &[PlaceId] {
-        self.by_skeleton
-            .get(&skeleton(&fold(name)))
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.by_skeleton.get(&skeleton(&fold(name)))
     }
 
-    /// Whether some entry has exactly this folded name (for quick rejection).
-    pub fn has_folded(&self, folded: &str) -> bool {
-        self.by_fold.contains_key(folded)
+    /// Entries whose skeleton equals that of `folded` (already [`fold`]ed).
+    pub fn fuzzy_folded(&self, folded: &str) -> &[PlaceId] {
+        self.by_skeleton.get(&skeleton(folded))
     }
 
     /// The admin1 unit an entry lies in.
@@ -380,7 +489,7 @@ impl Gazetteer {
     /// exact matches only; a town before an admin unit of the same name, then the most
     /// populous. `geonames:ID`, `cairn:slug`, `iso3166:CC` and `CC.CODE` are taken as ids.
     pub fn best_match(&self, name: &str) -> Option<PlaceId> {
-        if let Some(&id) = self.by_source_id.get(name) {
+        if let Some(id) = self.source_id(name) {
             return Some(id);
         }
         if let Some(&id) = self.by_source_id.get(&format!("geonames-admin1:{name}")) {
