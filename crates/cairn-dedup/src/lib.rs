@@ -5,7 +5,11 @@
 //! single-machine pipeline and inside a distributed engine.
 #![warn(missing_docs)]
 
+pub mod near;
+
 use unicode_normalization::UnicodeNormalization;
+
+pub use near::{DEFAULT_THRESHOLD, Features, NearIndex, completeness, features, similarity};
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
 ///
@@ -96,5 +100,115 @@ mod tests {
     fn key_bytes_round_trip() {
         let k = exact_key("x");
         assert_eq!(ExactKey::from_bytes(k.to_bytes()), k);
+    }
+}
+
+/// Streaming deduplication without an archive: captions in, a cluster per caption out.
+///
+/// Memory: per input caption 8 bytes (its cluster and canonical flag are decided at the
+/// end); per distinct text 24 bytes of exact key; per cluster its representative in the
+/// [`NearIndex`].
+#[derive(Debug)]
+pub struct Deduper {
+    exact: rustc_hash::FxHashMap<u128, u32>,
+    near: NearIndex,
+    /// Per cluster: (completeness of its best caption, input position of that caption).
+    best: Vec<((bool, bool, usize), u64)>,
+    assigned: Vec<u32>,
+}
+
+impl Deduper {
+    /// A deduper verifying near-duplicates at `threshold`.
+    pub fn new(threshold: f32) -> Self {
+        Deduper {
+            exact: Default::default(),
+            near: NearIndex::new(threshold),
+            best: Vec::new(),
+            assigned: Vec::new(),
+        }
+    }
+
+    /// Assigns a batch of captions, in order (features are computed in parallel).
+    pub fn push_batch(&mut self, texts: &[String]) {
+        use rayon::prelude::*;
+        let prepared: Vec<(u128, Features)> = texts
+            .par_iter()
+            .map(|t| (exact_key(t).0, features(t)))
+            .collect();
+        for (key, f) in prepared {
+            self.push_prepared(key, f);
+        }
+    }
+
+    /// Assigns one caption.
+    pub fn push(&mut self, text: &str) -> u32 {
+        self.push_prepared(exact_key(text).0, features(text))
+    }
+
+    fn push_prepared(&mut self, key: u128, f: Features) -> u32 {
+        let pos = self.assigned.len() as u64;
+        let score = completeness(&f);
+        let cluster = if let Some(&c) = self.exact.get(&key) {
+            c
+        } else {
+            let c = match self.near.find(&f) {
+                Some(c) => c as u32,
+                None => {
+                    let c = self.best.len() as u32;
+                    self.best.push((score, pos));
+                    self.near.insert(i64::from(c), f.clone());
+                    c
+                }
+            };
+            self.exact.insert(key, c);
+            if score > self.best[c as usize].0 {
+                self.best[c as usize] = (score, pos);
+                self.near.insert(i64::from(c), f);
+            }
+            c
+        };
+        self.assigned.push(cluster);
+        cluster
+    }
+
+    /// Number of clusters so far.
+    pub fn clusters(&self) -> usize {
+        self.best.len()
+    }
+
+    /// Every input's cluster and whether it is its cluster's canonical caption (the most
+    /// complete: untruncated, credited, longest; the first such on ties), in input order.
+    pub fn finish(self) -> Vec<(u32, bool)> {
+        let best = self.best;
+        self.assigned
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| (c, best[c as usize].1 == i as u64))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod deduper_tests {
+    use super::*;
+
+    #[test]
+    fn clusters_and_canonical() {
+        let mut d = Deduper::new(DEFAULT_THRESHOLD);
+        let full = "A girl carries water past a burnt-out car in Idlib, Syria, August 2, 2016. (Photo by Lina Saleh/AFP Photo)";
+        d.push("A girl carries water past a burnt-out car in Idlib, Syria, August 2, 2016...more");
+        d.push(
+            "A man sells vegetables at a market in Homs, Syria, June 3, 2015. REUTERS/Omar Aziz",
+        );
+        d.push(full);
+        d.push(full);
+        let out = d.finish();
+        assert_eq!(out[0].0, out[2].0);
+        assert_eq!(out[2].0, out[3].0);
+        assert_ne!(out[0].0, out[1].0);
+        assert_eq!(
+            out.iter().map(|x| x.1).collect::<Vec<_>>(),
+            vec![false, true, true, false]
+        );
     }
 }

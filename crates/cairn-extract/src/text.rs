@@ -2,51 +2,7 @@
 
 use cairn_model::Span;
 
-/// Abbreviations after which a period does not end a sentence.
-const ABBREVIATIONS: &[&str] = &[
-    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mr",
-    "mrs", "ms", "dr", "st", "gen", "lt", "col", "sgt", "capt", "maj", "rep", "sen", "gov", "pres",
-    "prof", "jr", "sr", "no", "vs", "etc", "inc", "co", "corp", "mt", "ft", "ave", "rev", "u.s",
-    "u.n", "u.k", "a.m", "p.m", "d.c", "n.y", "l.a", "e.u",
-];
-
-/// Sentence spans of `text`: a sentence ends at `.`, `!` or `?` followed by a space and an
-/// upper-case letter, a digit, a quote or an opening parenthesis, unless the period closes
-/// an abbreviation or an initial.
-pub fn sentences(text: &str) -> Vec<Span> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if matches!(c, b'.' | b'!' | b'?') && i + 2 < b.len() && b[i + 1] == b' ' {
-            let next = text[i + 2..].chars().next().unwrap_or(' ');
-            let starts_new = next.is_uppercase()
-                || next.is_ascii_digit()
-                || matches!(next, '"' | '“' | '(' | '\'' | '‘');
-            let word_start = text[..i]
-                .rfind(|ch: char| ch.is_whitespace() || ch == '(')
-                .map(|p| p + 1)
-                .unwrap_or(0);
-            let word = text[word_start..i].to_ascii_lowercase();
-            let abbrev = c == b'.'
-                && (ABBREVIATIONS.contains(&word.as_str())
-                    || (word.chars().count() == 1 && word.chars().all(char::is_alphabetic)));
-            if starts_new && !abbrev {
-                out.push(Span::new(start, i + 1));
-                start = i + 2;
-                i += 2;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    if start < text.len() {
-        out.push(Span::new(start, text.len()));
-    }
-    out
-}
+pub use cairn_model::sentences;
 
 /// Parses a count: digits (with thousands separators) or an English number word.
 /// Returns the low value and whether the word is open-ended ("dozens" → 24, open).
@@ -155,20 +111,6 @@ pub fn quoted(text: &str) -> Vec<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sentence_split_respects_abbreviations() {
-        let t = "A man in Nov. 6, 2016 walks. He runs past J. Smith. (Photo by X/AFP)";
-        let s: Vec<&str> = sentences(t).iter().map(|s| &t[s.start..s.end]).collect();
-        assert_eq!(
-            s,
-            vec![
-                "A man in Nov. 6, 2016 walks.",
-                "He runs past J. Smith.",
-                "(Photo by X/AFP)"
-            ]
-        );
-    }
 
     #[test]
     fn numbers() {

@@ -29,6 +29,8 @@ pub struct Options {
     pub batch_sources: usize,
     /// Source bytes per transaction (a batch closes at whichever limit comes first).
     pub batch_bytes: usize,
+    /// Near-duplicate threshold; `None` merges exact duplicates only.
+    pub near_threshold: Option<f32>,
 }
 
 impl Default for Options {
@@ -36,7 +38,60 @@ impl Default for Options {
         Options {
             batch_sources: 512,
             batch_bytes: 32 * 1024 * 1024,
+            near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
         }
+    }
+}
+
+/// Assigns new caption texts to existing captions with the near-duplicate index.
+#[derive(Debug)]
+pub struct NearClusterer {
+    index: cairn_dedup::NearIndex,
+    last: Option<(String, cairn_dedup::Features)>,
+}
+
+impl NearClusterer {
+    /// A clusterer over every caption already in `archive`.
+    pub fn load(archive: &Archive, threshold: f32) -> Result<Self> {
+        let mut index = cairn_dedup::NearIndex::new(threshold);
+        archive.for_each_canonical(|id, text| index.insert(id, cairn_dedup::features(text)))?;
+        Ok(NearClusterer { index, last: None })
+    }
+
+    fn features_of(&mut self, text: &str) -> cairn_dedup::Features {
+        match self.last.take() {
+            Some((t, f)) if t == text => f,
+            _ => cairn_dedup::features(text),
+        }
+    }
+}
+
+impl cairn_store::Clusterer for NearClusterer {
+    fn assign(&mut self, text: &str) -> Option<i64> {
+        let f = cairn_dedup::features(text);
+        let found = self.index.find(&f);
+        self.last = Some((text.to_string(), f));
+        found
+    }
+
+    fn created(&mut self, caption: i64, text: &str) {
+        let f = self.features_of(text);
+        self.index.insert(caption, f);
+    }
+
+    fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool {
+        let f = self.features_of(candidate);
+        let better = match self.index.representative(caption) {
+            Some(rep) => cairn_dedup::completeness(&f) > cairn_dedup::completeness(rep),
+            None => {
+                cairn_dedup::completeness(&f)
+                    > cairn_dedup::completeness(&cairn_dedup::features(current))
+            }
+        };
+        if better {
+            self.index.insert(caption, f);
+        }
+        better
     }
 }
 
@@ -92,6 +147,8 @@ pub struct Report {
     pub variants_added: u64,
     /// New captions.
     pub captions_added: u64,
+    /// New texts that joined an existing caption as near-duplicates.
+    pub variants_joined: u64,
 }
 
 impl Report {
@@ -101,6 +158,7 @@ impl Report {
         self.occurrences_added += s.occurrences_added;
         self.variants_added += s.variants_added;
         self.captions_added += s.captions_added;
+        self.variants_joined += s.variants_joined;
     }
 }
 
@@ -161,6 +219,10 @@ pub fn ingest(
     opts: &Options,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Report> {
+    let mut clusterer: Box<dyn cairn_store::Clusterer> = match opts.near_threshold {
+        Some(t) => Box::new(NearClusterer::load(archive, t)?),
+        None => Box::new(cairn_store::ExactOnly),
+    };
     let (inputs, errors) = cairn_ingest::expand_paths(paths);
     let mut report = Report {
         inputs: (inputs.len() + errors.len()) as u64,
@@ -247,7 +309,7 @@ pub fn ingest(
             if sources.is_empty() {
                 continue;
             }
-            match archive.write_batch(&sources) {
+            match archive.write_batch_with(&sources, clusterer.as_mut()) {
                 Ok(summary) => {
                     report.add(&summary);
                     on_event(Event::Committed(summary));

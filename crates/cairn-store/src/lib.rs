@@ -19,7 +19,7 @@ pub use read::{
     CaptionView, FacetCount, Facets, Filters, Hit, OccurrenceView, SearchRequest, SearchResults,
     Sort, SourceRef, SourceView, Stats, VariantView,
 };
-pub use write::{BatchSummary, NewOccurrence, NewSource};
+pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource};
 
 /// What can go wrong in the archive.
 #[derive(Debug, thiserror::Error)]

@@ -52,6 +52,32 @@ pub struct NewOccurrence {
     pub record: Option<Record>,
 }
 
+/// Decides which caption a new distinct text belongs to. The store calls it inside the
+/// batch's transaction, in input order.
+pub trait Clusterer {
+    /// The caption a new text is a variant of, or `None` for a new caption.
+    fn assign(&mut self, text: &str) -> Option<i64>;
+    /// A new caption was created for `text`.
+    fn created(&mut self, caption: i64, text: &str);
+    /// Whether `candidate`, just joined to `caption`, should replace `current` as its
+    /// canonical text.
+    fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool;
+}
+
+/// Exact deduplication only: every new text is a new caption.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ExactOnly;
+
+impl Clusterer for ExactOnly {
+    fn assign(&mut self, _text: &str) -> Option<i64> {
+        None
+    }
+    fn created(&mut self, _caption: i64, _text: &str) {}
+    fn prefer(&mut self, _caption: i64, _candidate: &str, _current: &str) -> bool {
+        false
+    }
+}
+
 /// What a batch changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct BatchSummary {
@@ -65,6 +91,8 @@ pub struct BatchSummary {
     pub variants_added: u64,
     /// New captions.
     pub captions_added: u64,
+    /// New texts that joined an existing caption as near-duplicates.
+    pub variants_joined: u64,
 }
 
 impl Archive {
@@ -80,6 +108,16 @@ impl Archive {
     /// afterwards or none of it. Sources already stored (same uri and sha256) are skipped,
     /// so ingesting the same input twice changes nothing. Then the index catches up.
     pub fn write_batch(&mut self, sources: &[NewSource]) -> Result<BatchSummary> {
+        self.write_batch_with(sources, &mut ExactOnly)
+    }
+
+    /// [`Archive::write_batch`] with a clusterer that assigns new caption texts to
+    /// existing captions (near-duplicates) and picks canonical texts.
+    pub fn write_batch_with(
+        &mut self,
+        sources: &[NewSource],
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<BatchSummary> {
         let db_path = self.db_path.clone();
         let err = |source| Error::Db {
             path: db_path.clone(),
@@ -119,6 +157,11 @@ impl Archive {
             let mut put_variant = tx
                 .prepare_cached(
                     "INSERT INTO variant (caption_id, key, text, record) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(err)?;
+            let mut canonical_text = tx
+                .prepare_cached(
+                    "SELECT v.text FROM caption c JOIN variant v ON v.id = c.canonical_variant WHERE c.id = ?1",
                 )
                 .map_err(err)?;
             let mut set_canonical = tx
@@ -172,20 +215,45 @@ impl Archive {
                             v
                         }
                         None => {
-                            put_caption.execute([seq]).map_err(err)?;
-                            let caption_id = tx.last_insert_rowid();
                             let record = o
                                 .record
                                 .as_ref()
                                 .map(|r| serde_json::to_string(r).unwrap_or_default());
-                            put_variant
-                                .execute(params![caption_id, &o.key[..], o.text, record])
-                                .map_err(err)?;
-                            let v = tx.last_insert_rowid();
-                            set_canonical.execute(params![v, caption_id]).map_err(err)?;
                             summary.variants_added += 1;
-                            summary.captions_added += 1;
-                            v
+                            match clusterer.assign(&o.text) {
+                                Some(caption_id) => {
+                                    // A new text of a known photograph.
+                                    put_variant
+                                        .execute(params![caption_id, &o.key[..], o.text, record])
+                                        .map_err(err)?;
+                                    let v = tx.last_insert_rowid();
+                                    let current: String = canonical_text
+                                        .query_row([caption_id], |r| r.get(0))
+                                        .map_err(err)?;
+                                    if clusterer.prefer(caption_id, &o.text, &current) {
+                                        set_canonical
+                                            .execute(params![v, caption_id])
+                                            .map_err(err)?;
+                                    }
+                                    touch_caption
+                                        .execute(params![seq, caption_id])
+                                        .map_err(err)?;
+                                    summary.variants_joined += 1;
+                                    v
+                                }
+                                None => {
+                                    put_caption.execute([seq]).map_err(err)?;
+                                    let caption_id = tx.last_insert_rowid();
+                                    put_variant
+                                        .execute(params![caption_id, &o.key[..], o.text, record])
+                                        .map_err(err)?;
+                                    let v = tx.last_insert_rowid();
+                                    set_canonical.execute(params![v, caption_id]).map_err(err)?;
+                                    clusterer.created(caption_id, &o.text);
+                                    summary.captions_added += 1;
+                                    v
+                                }
+                            }
                         }
                     };
                     put_occurrence
@@ -277,6 +345,22 @@ impl Archive {
         }
         self.index.commit(&mut w.index_writer, db_seq)?;
         Ok(n)
+    }
+
+    /// Calls `f` with every caption's id and canonical text (to rebuild a clusterer).
+    pub fn for_each_canonical(&self, mut f: impl FnMut(i64, &str)) -> Result<()> {
+        self.with_conn(|c| {
+            let mut stmt = c
+                .prepare("SELECT c.id, v.text FROM caption c JOIN variant v ON v.id = c.canonical_variant ORDER BY c.id")
+                .map_err(self.db_err())?;
+            let mut rows = stmt.query([]).map_err(self.db_err())?;
+            while let Some(r) = rows.next().map_err(self.db_err())? {
+                let id: i64 = r.get(0).map_err(self.db_err())?;
+                let text: String = r.get(1).map_err(self.db_err())?;
+                f(id, &text);
+            }
+            Ok(())
+        })
     }
 
     /// Rebuilds the search index from the database.

@@ -6,7 +6,11 @@
 //! of `(s, j)`, so any page can be produced on its own, in any order, in constant memory.
 #![warn(missing_docs)]
 
+mod neardup;
+
 use std::sync::Arc;
+
+pub use neardup::{Labelled, NearDupCorpus};
 
 use cairn_gazetteer::Gazetteer;
 use cairn_model::PlaceKind;

@@ -120,6 +120,12 @@ enum Command {
         /// Sources per transaction.
         #[arg(long, default_value_t = 512, hide = true)]
         batch_sources: usize,
+        /// Near-duplicate threshold (0..1, containment of the identity sentence).
+        #[arg(long, default_value_t = cairn_dedup::DEFAULT_THRESHOLD)]
+        threshold: f32,
+        /// Merge exact duplicates only.
+        #[arg(long)]
+        exact_only: bool,
     },
     /// Print counts of what the archive holds.
     Stats {
@@ -178,8 +184,25 @@ enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Instead of pages, write a labelled near-duplicate corpus: OUT/captions.txt
+        /// (captions separated by blank lines) and OUT/truth.txt (the photograph of each
+        /// caption, one number a line).
+        #[arg(long)]
+        near_dup: bool,
+        /// Photographs in the near-duplicate corpus (each has 1 to 6 variants).
+        #[arg(long, default_value_t = 1000)]
+        photos: u64,
         /// Output directory.
         out: PathBuf,
+    },
+    /// Cluster captions (separated by blank lines; stdin when no file) without an
+    /// archive: one JSON object per caption, in order: {"cluster": N, "canonical": bool}.
+    Dedup {
+        /// Input files.
+        files: Vec<PathBuf>,
+        /// Near-duplicate threshold (0..1).
+        #[arg(long, default_value_t = cairn_dedup::DEFAULT_THRESHOLD)]
+        threshold: f32,
     },
     /// Build a sample archive from a generated corpus, then serve it.
     Demo {
@@ -236,9 +259,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             paths,
             json,
             batch_sources,
+            threshold,
+            exact_only,
         } => {
+            if !(0.0..=1.0).contains(&threshold) {
+                bail!("--threshold must lie between 0 and 1");
+            }
             let opts = Options {
                 batch_sources: batch_sources.max(1),
+                near_threshold: (!exact_only).then_some(threshold),
                 ..Options::default()
             };
             ingest(&data, &paths, json, &opts)
@@ -313,11 +342,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Extract { files } => extract(&files),
-        Command::Generate { pages, seed, out } => {
-            generate(pages, seed, &out)?;
-            eprintln!("wrote {pages} pages to {}", out.display());
+        Command::Generate {
+            pages,
+            seed,
+            near_dup,
+            photos,
+            out,
+        } => {
+            if near_dup {
+                let n = generate_near_dup(photos, seed, &out)?;
+                eprintln!(
+                    "wrote {n} captions of {photos} photographs to {}",
+                    out.display()
+                );
+            } else {
+                generate(pages, seed, &out)?;
+                eprintln!("wrote {pages} pages to {}", out.display());
+            }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Dedup { files, threshold } => dedup(&files, threshold),
         Command::Demo {
             pages,
             addr,
@@ -584,6 +628,65 @@ fn generate(pages: u64, seed: u64, out: &Path) -> Result<()> {
         std::fs::write(&path, page.text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+fn generate_near_dup(photos: u64, seed: u64, out: &Path) -> Result<u64> {
+    let g = Gazetteer::bundled();
+    let corpus =
+        cairn_synth::NearDupCorpus::new(cairn_synth::Generator::new(&g, seed, photos), seed);
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let open = |name: &str| -> Result<std::io::BufWriter<std::fs::File>> {
+        let p = out.join(name);
+        Ok(std::io::BufWriter::new(
+            std::fs::File::create(&p).with_context(|| format!("creating {}", p.display()))?,
+        ))
+    };
+    let (mut captions, mut truth) = (open("captions.txt")?, open("truth.txt")?);
+    let mut n = 0;
+    for item in corpus.items(photos) {
+        if n > 0 {
+            captions.write_all(b"\n\n")?;
+        }
+        captions.write_all(item.text.as_bytes())?;
+        writeln!(truth, "{}", item.photo)?;
+        n += 1;
+    }
+    captions.write_all(b"\n")?;
+    captions.flush()?;
+    truth.flush()?;
+    Ok(n)
+}
+
+fn dedup(files: &[PathBuf], threshold: f32) -> Result<ExitCode> {
+    if !(0.0..=1.0).contains(&threshold) {
+        bail!("--threshold must lie between 0 and 1");
+    }
+    let mut d = cairn_dedup::Deduper::new(threshold);
+    let mut feed = |doc: cairn_model::Document| {
+        let texts: Vec<String> = cairn_extract::segment(&doc.text)
+            .into_iter()
+            .map(|s| s.text)
+            .collect();
+        for chunk in texts.chunks(8192) {
+            d.push_batch(chunk);
+        }
+    };
+    if files.is_empty() {
+        feed(cairn_ingest::read_stdin()?);
+    }
+    for f in files {
+        feed(cairn_ingest::read_file(f)?);
+    }
+    let clusters = d.clusters();
+    let out = d.finish();
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    for (cluster, canonical) in &out {
+        writeln!(w, "{{\"cluster\":{cluster},\"canonical\":{canonical}}}")?;
+    }
+    w.flush()?;
+    eprintln!("{} captions in {clusters} clusters", out.len());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn serve(data: &Path, addr: &str) -> Result<ExitCode> {

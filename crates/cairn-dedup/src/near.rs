@@ -1,0 +1,518 @@
+//! The near-duplicate layer: what identifies a photograph in its caption, MinHash
+//! signatures with LSH banding to find candidates, a verification that suits captions,
+//! and clustering against each cluster's representative (so A~B~C never chains A to C).
+//!
+//! A caption's identity is its first sentence (what, where, when), with the credit,
+//! truncation marks and HTML character references taken off. Background sentences and
+//! credits do not take part, so two photographs that share a boilerplate paragraph stay
+//! apart, and a re-credited or cut-short copy still finds its original.
+
+use rustc_hash::FxHashMap;
+
+/// Hash functions in a signature.
+pub const HASHES: usize = 32;
+/// Rows per LSH band.
+pub const ROWS: usize = 4;
+/// LSH bands (`HASHES / ROWS`).
+pub const BANDS: usize = HASHES / ROWS;
+/// Default verification threshold on bigram containment.
+pub const DEFAULT_THRESHOLD: f32 = 0.7;
+/// Fewest identity words for a near-duplicate match (shorter captions match exactly only).
+const MIN_WORDS: usize = 5;
+/// Words of the identity that make the prefix key (catches cut-short copies directly).
+const PREFIX_WORDS: usize = 10;
+
+/// What a caption is compared by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Features {
+    /// Normalised words of the identity sentence.
+    pub words: usize,
+    /// Sorted, distinct hashes of word bigrams.
+    pub bigrams: Vec<u32>,
+    /// Numbers and capitalised words after the first: the facts that tell photographs apart.
+    pub keys: Vec<String>,
+    /// MinHash signature of the bigrams.
+    pub signature: [u32; HASHES],
+    /// Hash of the first words (when there are enough of them).
+    pub prefix: Option<u64>,
+    /// Whether the text was cut short ("...more", "…").
+    pub truncated: bool,
+    /// Whether the text carries a credit line.
+    pub credited: bool,
+    /// Length of the text in bytes.
+    pub len: usize,
+}
+
+const TRUNCATION_MARKS: &[&str] = &[
+    "...more",
+    "... more",
+    "…more",
+    "… more",
+    "read more",
+    "...",
+    "…",
+    "more",
+];
+
+/// Takes HTML character references out (`&amp;`, `&#39;`...), as a browser would show them.
+fn decode_entities(s: &str) -> String {
+    if s.contains('&') {
+        html_escape::decode_html_entities(s).into_owned()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Whether the text was cut short, and the text without the mark.
+pub fn strip_truncation(text: &str) -> (&str, bool) {
+    let t = text.trim_end();
+    let lower = t.to_lowercase();
+    for m in TRUNCATION_MARKS {
+        if lower.ends_with(m) {
+            // "more" alone counts only right after an ellipsis-less cut ("... more" handled).
+            if *m == "more"
+                && !lower
+                    .trim_end_matches("more")
+                    .trim_end()
+                    .ends_with(['.', '…'])
+            {
+                continue;
+            }
+            return (t[..t.len() - m.len()].trim_end(), true);
+        }
+    }
+    (t, false)
+}
+
+/// Whether a caption carries a credit line (a trailing parenthesis with a slash or
+/// "Photo", or an `AGENCY/Name` form).
+pub fn has_credit(text: &str) -> bool {
+    let t = text.trim_end();
+    if let Some(open) = t.rfind('(') {
+        let inner = &t[open..];
+        if inner.contains('/') || inner.to_lowercase().contains("photo") {
+            return true;
+        }
+    }
+    let mut from = t.len().saturating_sub(60);
+    while !t.is_char_boundary(from) {
+        from += 1;
+    }
+    let tail = &t[from..];
+    tail.split_whitespace().any(|w| {
+        w.split_once('/').is_some_and(|(a, b)| {
+            a.len() >= 2 && a.chars().all(|c| c.is_uppercase() || c == ' ') && !b.is_empty()
+        })
+    }) || tail.contains("/Reuters")
+        || tail.contains("/AFP")
+        || tail.contains("/AP")
+}
+
+/// The identity sentence of a caption: the first sentence, without a credit in
+/// parentheses, truncation marks or character references.
+pub fn identity(text: &str) -> String {
+    let decoded = decode_entities(text);
+    let folded = crate::normalize(&decoded);
+    let (body, _) = strip_truncation(&folded);
+    let first = cairn_model::sentences(body)
+        .first()
+        .map(|s| &body[s.start..s.end])
+        .unwrap_or(body);
+    // A credit inside the first sentence ("... in Aleppo (Photo by X/AFP)").
+    let mut id = first.to_string();
+    if let Some(open) = id.rfind('(') {
+        let inner = id[open..].to_lowercase();
+        if inner.contains('/') || inner.contains("photo") {
+            id.truncate(open);
+        }
+    }
+    id
+}
+
+fn words(identity: &str) -> Vec<&str> {
+    identity
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn h32(s: &[u8]) -> u32 {
+    xxhash_rust::xxh3::xxh3_64(s) as u32
+}
+
+/// Per-hash multipliers and offsets of the MinHash family (odd multipliers, fixed seed).
+const fn family() -> [(u64, u64); HASHES] {
+    let mut out = [(0u64, 0u64); HASHES];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut i = 0;
+    while i < HASHES {
+        // splitmix64 steps
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        let a = (z ^ (z >> 31)) | 1;
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        out[i] = (a, z ^ (z >> 31));
+        i += 1;
+    }
+    out
+}
+
+const FAMILY: [(u64, u64); HASHES] = family();
+
+/// The features of a caption.
+pub fn features(text: &str) -> Features {
+    let id = identity(text);
+    let ws = words(&id);
+    let lower: Vec<String> = ws.iter().map(|w| w.to_lowercase()).collect();
+    let mut bigrams: Vec<u32> = lower
+        .windows(2)
+        .map(|p| {
+            let mut b = Vec::with_capacity(p[0].len() + p[1].len() + 1);
+            b.extend_from_slice(p[0].as_bytes());
+            b.push(b' ');
+            b.extend_from_slice(p[1].as_bytes());
+            h32(&b)
+        })
+        .collect();
+    if lower.len() == 1 {
+        bigrams.push(h32(lower[0].as_bytes()));
+    }
+    bigrams.sort_unstable();
+    bigrams.dedup();
+    let mut signature = [u32::MAX; HASHES];
+    for &b in &bigrams {
+        let x = u64::from(b);
+        for (slot, (a, c)) in signature.iter_mut().zip(FAMILY.iter()) {
+            let v = (a.wrapping_mul(x).wrapping_add(*c) >> 32) as u32;
+            if v < *slot {
+                *slot = v;
+            }
+        }
+    }
+    let keys: Vec<String> = ws
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            w.chars().any(|c| c.is_ascii_digit())
+                || (*i > 0 && w.chars().next().is_some_and(char::is_uppercase))
+        })
+        .map(|(_, w)| w.to_lowercase())
+        .collect();
+    let prefix = (lower.len() >= PREFIX_WORDS)
+        .then(|| xxhash_rust::xxh3::xxh3_64(lower[..PREFIX_WORDS].join(" ").as_bytes()));
+    let (_, truncated) = strip_truncation(text);
+    Features {
+        words: lower.len(),
+        bigrams,
+        keys,
+        signature,
+        prefix,
+        truncated,
+        credited: has_credit(text),
+        len: text.len(),
+    }
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), bounded:
+/// returns `max + 1` as soon as it is exceeded.
+fn edit_distance(a: &str, b: &str, max: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > max {
+        return max + 1;
+    }
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for j in 0..=b.len() {
+        d[j] = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        let mut row_min = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+            row_min = row_min.min(v);
+        }
+        if row_min > max {
+            return max + 1;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+fn key_matches(k: &str, others: &[String]) -> bool {
+    let allowed = match k.chars().count() {
+        0..=4 => 0,
+        5..=7 => 1,
+        _ => 2,
+    };
+    // Numbers must agree exactly: a day or a count tells photographs apart.
+    let allowed = if k.chars().any(|c| c.is_ascii_digit()) {
+        0
+    } else {
+        allowed
+    };
+    others
+        .iter()
+        .any(|o| o == k || (allowed > 0 && edit_distance(k, o, allowed) <= allowed))
+}
+
+/// How alike two captions are, or `None` when they are different photographs.
+///
+/// The score is the containment of word bigrams of the identity sentences (shared
+/// bigrams over the smaller set), so a cut-short copy scores as high as a whole one.
+/// Beyond the score, every fact word (number, capitalised word) of the shorter identity
+/// must appear in the longer, allowing a typo in long words.
+pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
+    if a.words < MIN_WORDS || b.words < MIN_WORDS {
+        return None;
+    }
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < a.bigrams.len() && j < b.bigrams.len() {
+        match a.bigrams[i].cmp(&b.bigrams[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let smaller = a.bigrams.len().min(b.bigrams.len()).max(1);
+    let score = shared as f32 / smaller as f32;
+    if score < threshold {
+        return None;
+    }
+    let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
+    // A cut-short copy may end in a cut word: its last fact word need only start one.
+    let last_cut = short.truncated;
+    for (n, k) in short.keys.iter().enumerate() {
+        let is_last = n + 1 == short.keys.len();
+        let ok = key_matches(k, &long.keys)
+            || (last_cut && is_last && long.keys.iter().any(|o| o.starts_with(k.as_str())));
+        if !ok {
+            return None;
+        }
+    }
+    Some(score)
+}
+
+/// How complete a variant is, for choosing a cluster's canonical text: untruncated
+/// first, then with a credit, then longer.
+pub fn completeness(f: &Features) -> (bool, bool, usize) {
+    (!f.truncated, f.credited, f.len)
+}
+
+/// An incremental near-duplicate index over cluster representatives.
+///
+/// Memory: each cluster holds its representative's features (about 32 × 4 bytes of
+/// signature, 4 bytes per bigram, the fact words) plus `BANDS + 1` table entries, about
+/// 0.4 KB per cluster for wire captions.
+#[derive(Debug, Default)]
+pub struct NearIndex {
+    threshold: f32,
+    bands: FxHashMap<u64, Vec<u32>>,
+    reps: Vec<(i64, Features)>,
+    by_cluster: FxHashMap<i64, u32>,
+}
+
+fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
+    let bands = (0..BANDS).map(move |b| {
+        let rows = &f.signature[b * ROWS..(b + 1) * ROWS];
+        let mut bytes = [0u8; ROWS * 4 + 1];
+        bytes[0] = b as u8;
+        for (k, r) in rows.iter().enumerate() {
+            bytes[1 + k * 4..5 + k * 4].copy_from_slice(&r.to_le_bytes());
+        }
+        xxhash_rust::xxh3::xxh3_64(&bytes)
+    });
+    bands.chain(f.prefix.map(|p| p ^ 0xA5A5_A5A5_A5A5_A5A5))
+}
+
+impl NearIndex {
+    /// An empty index verifying at `threshold` (0..1; [`DEFAULT_THRESHOLD`] is a good start).
+    pub fn new(threshold: f32) -> Self {
+        NearIndex {
+            threshold,
+            ..Default::default()
+        }
+    }
+
+    /// Number of clusters.
+    pub fn len(&self) -> usize {
+        self.reps.len()
+    }
+
+    /// Whether there are no clusters.
+    pub fn is_empty(&self) -> bool {
+        self.reps.is_empty()
+    }
+
+    /// The cluster whose representative the caption is a near-duplicate of (the most
+    /// similar one when several are), or `None`.
+    pub fn find(&self, f: &Features) -> Option<i64> {
+        if f.words < MIN_WORDS {
+            return None;
+        }
+        let mut best: Option<(f32, usize, u32)> = None;
+        let mut seen: Vec<u32> = Vec::new();
+        for key in band_keys(f) {
+            let Some(list) = self.bands.get(&key) else {
+                continue;
+            };
+            for &r in list {
+                if seen.contains(&r) {
+                    continue;
+                }
+                seen.push(r);
+                if let Some(s) = similarity(f, &self.reps[r as usize].1, self.threshold) {
+                    // Prefer the higher score, then the larger representative.
+                    let size = self.reps[r as usize].1.words;
+                    if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && size > bz)) {
+                        best = Some((s, size, r));
+                    }
+                }
+            }
+        }
+        best.map(|(_, _, r)| self.reps[r as usize].0)
+    }
+
+    /// Adds a cluster with its representative.
+    pub fn insert(&mut self, cluster: i64, f: Features) {
+        if let Some(&r) = self.by_cluster.get(&cluster) {
+            self.set_rep(r, f);
+            return;
+        }
+        let r = self.reps.len() as u32;
+        for key in band_keys(&f) {
+            self.bands.entry(key).or_default().push(r);
+        }
+        self.by_cluster.insert(cluster, r);
+        self.reps.push((cluster, f));
+    }
+
+    /// Makes `f` the representative of `cluster` (a more complete variant joined it).
+    /// The old representative's band entries stay, so copies of it are still found.
+    fn set_rep(&mut self, r: u32, f: Features) {
+        for key in band_keys(&f) {
+            let list = self.bands.entry(key).or_default();
+            if !list.contains(&r) {
+                list.push(r);
+            }
+        }
+        self.reps[r as usize].1 = f;
+    }
+
+    /// The representative of a cluster.
+    pub fn representative(&self, cluster: i64) -> Option<&Features> {
+        self.by_cluster
+            .get(&cluster)
+            .map(|&r| &self.reps[r as usize].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016. Residents say the area was shelled overnight. (Photo by Rami Haddad/AFP Photo)";
+
+    fn same(a: &str, b: &str) -> bool {
+        similarity(&features(a), &features(b), DEFAULT_THRESHOLD).is_some()
+    }
+
+    #[test]
+    fn edits_of_one_photograph_match() {
+        // cut short
+        assert!(same(
+            BASE,
+            "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016. Residents say the...more"
+        ));
+        assert!(same(
+            BASE,
+            "A man walks past a damaged building in the rebel-held town of Dou…"
+        ));
+        // re-credited
+        assert!(same(
+            BASE,
+            "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016. Residents say the area was shelled overnight. Rami Haddad/AFP/Getty Images"
+        ));
+        // typo fixed
+        assert!(same(
+            BASE,
+            "A man walks past a damaged bulding in the rebel-held town of Douma, Syira, May 3, 2016. (Photo by Rami Haddad/AFP Photo)"
+        ));
+        // background appended, entities left in, quotes changed
+        assert!(same(
+            BASE,
+            "A man walks past a damaged building in the rebel&#8209;held town of Douma, Syria, May 3, 2016. The war has killed hundreds of thousands. (Photo by Rami Haddad/AFP Photo)"
+        ));
+    }
+
+    #[test]
+    fn different_photographs_do_not_match() {
+        assert!(!same(
+            BASE,
+            "A man walks past a damaged building in the rebel-held town of Harasta, Syria, May 3, 2016. (Photo by Rami Haddad/AFP Photo)"
+        ));
+        assert!(!same(
+            BASE,
+            "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 4, 2016. (Photo by Rami Haddad/AFP Photo)"
+        ));
+        let background = "The conflict, which began with protests in 2011, has killed more than 400,000 people and displaced more than half of the country's pre-war population, according to monitors, while aid agencies say millions of people inside the country depend on deliveries of food, water and medicine that reach besieged areas only rarely and after long negotiations between the warring sides and the United Nations.";
+        let a = format!(
+            "Children queue for bread outside a bakery in Aleppo, Syria, July 12, 2016. {background} (Photo by X/AFP)"
+        );
+        let b = format!(
+            "A woman carries water through a flooded street in Idlib, Syria, August 2, 2016. {background} (Photo by Y/AFP)"
+        );
+        assert!(
+            !same(&a, &b),
+            "a shared background paragraph does not make one photograph"
+        );
+    }
+
+    #[test]
+    fn index_finds_the_cluster_and_does_not_chain() {
+        let mut idx = NearIndex::new(DEFAULT_THRESHOLD);
+        idx.insert(1, features(BASE));
+        assert_eq!(idx.find(&features("A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016...more")), Some(1));
+        assert_eq!(
+            idx.find(&features(
+                "A boy rides a bicycle along a destroyed road in Homs, Syria, June 1, 2015."
+            )),
+            None
+        );
+    }
+
+    #[test]
+    fn truncation_and_credit_detection() {
+        assert_eq!(
+            strip_truncation("A man walks...more"),
+            ("A man walks", true)
+        );
+        assert_eq!(strip_truncation("A man walks."), ("A man walks.", false));
+        assert!(has_credit("A man. (Photo by X/AFP)"));
+        assert!(has_credit("A man. REUTERS/Khalil Ashawi"));
+        assert!(!has_credit("A man walks in Aleppo."));
+        // Multi-byte characters where the tail starts (a regression: a byte slice there panicked).
+        let long = format!(
+            "{}Tajura’, Libya. Photo: Hana Nasser/Sample Wire",
+            "x".repeat(25)
+        );
+        assert!(has_credit(&long));
+    }
+}
