@@ -228,8 +228,8 @@ fn edit_distance(a: &str, b: &str, max: usize) -> usize {
     }
     let w = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * w];
-    for j in 0..=b.len() {
-        d[j] = j;
+    for (j, cell) in d.iter_mut().take(w).enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         d[i * w] = i;
