@@ -133,7 +133,10 @@ impl Deduper {
         use rayon::prelude::*;
         let prepared: Vec<(u128, Features)> = texts
             .par_iter()
-            .map(|t| (exact_key(t).0, features(t)))
+            .map(|t| {
+                let (k, f) = near::prepare(t);
+                (k.0, f)
+            })
             .collect();
         for (key, f) in prepared {
             self.push_prepared(key, f);
@@ -142,7 +145,8 @@ impl Deduper {
 
     /// Assigns one caption.
     pub fn push(&mut self, text: &str) -> u32 {
-        self.push_prepared(exact_key(text).0, features(text))
+        let (k, f) = near::prepare(text);
+        self.push_prepared(k.0, f)
     }
 
     fn push_prepared(&mut self, key: u128, f: Features) -> u32 {

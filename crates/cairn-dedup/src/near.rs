@@ -10,9 +10,9 @@
 use rustc_hash::FxHashMap;
 
 /// Hash functions in a signature.
-pub const HASHES: usize = 32;
+pub const HASHES: usize = 30;
 /// Rows per LSH band.
-pub const ROWS: usize = 4;
+pub const ROWS: usize = 3;
 /// LSH bands (`HASHES / ROWS`).
 pub const BANDS: usize = HASHES / ROWS;
 /// Default verification threshold on bigram containment.
@@ -21,6 +21,11 @@ pub const DEFAULT_THRESHOLD: f32 = 0.7;
 const MIN_WORDS: usize = 5;
 /// Words of the identity that make the prefix key (catches cut-short copies directly).
 const PREFIX_WORDS: usize = 10;
+/// Most representatives one LSH bucket holds. Formulaic captions ("A man walks past a
+/// damaged building in ...") fill some buckets with thousands of different photographs;
+/// such a bucket says little, and verifying all of it would make clustering quadratic.
+/// A copy is still found through its other bands.
+const MAX_BUCKET: usize = 32;
 
 /// What a caption is compared by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +34,11 @@ pub struct Features {
     pub words: usize,
     /// Sorted, distinct hashes of word bigrams.
     pub bigrams: Vec<u32>,
-    /// Numbers and capitalised words after the first: the facts that tell photographs apart.
-    pub keys: Vec<String>,
+    /// The identity's distinct lower-case words, sorted: every word of a copy must be
+    /// found (up to a typo) among the words of the photograph's fuller text.
+    pub vocab: Vec<String>,
+    /// The identity's last word when the text was cut short (it may be cut mid-word).
+    pub last_word: Option<String>,
     /// MinHash signature of the bigrams.
     pub signature: [u32; HASHES],
     /// Hash of the first words (when there are enough of them).
@@ -99,21 +107,26 @@ pub fn has_credit(text: &str) -> bool {
         from += 1;
     }
     let tail = &t[from..];
-    tail.split_whitespace().any(|w| {
-        w.split_once('/').is_some_and(|(a, b)| {
-            a.len() >= 2 && a.chars().all(|c| c.is_uppercase() || c == ' ') && !b.is_empty()
-        })
-    }) || tail.contains("/Reuters")
-        || tail.contains("/AFP")
-        || tail.contains("/AP")
+    let lower = tail.to_lowercase();
+    if lower.contains("photo:") || lower.contains("photo by") || lower.contains(" via ") {
+        return true;
+    }
+    // "REUTERS/Name", "Name/AFP": a slash between a letter and a capital.
+    tail.as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b'/' && w[2].is_ascii_uppercase())
 }
 
 /// The identity sentence of a caption: the first sentence, without a credit in
 /// parentheses, truncation marks or character references.
 pub fn identity(text: &str) -> String {
     let decoded = decode_entities(text);
-    let folded = crate::normalize(&decoded);
-    let (body, _) = strip_truncation(&folded);
+    identity_of_normalized(&crate::normalize(&decoded))
+}
+
+/// [`identity`] of text already decoded and [`crate::normalize`]d.
+fn identity_of_normalized(folded: &str) -> String {
+    let (body, _) = strip_truncation(folded);
     let first = cairn_model::sentences(body)
         .first()
         .map(|s| &body[s.start..s.end])
@@ -166,21 +179,48 @@ const FAMILY: [(u64, u64); HASHES] = family();
 
 /// The features of a caption.
 pub fn features(text: &str) -> Features {
-    let id = identity(text);
+    prepare(text).1
+}
+
+/// The exact key and the features of a caption, normalising it once.
+pub fn prepare(text: &str) -> (crate::ExactKey, Features) {
+    let normalized = crate::normalize(text);
+    let key = crate::exact_key_of_normalized(&normalized);
+    let f = if text.contains('&') {
+        features_of_normalized(text, &crate::normalize(&decode_entities(text)))
+    } else {
+        features_of_normalized(text, &normalized)
+    };
+    (key, f)
+}
+
+fn features_of_normalized(text: &str, normalized: &str) -> Features {
+    let id = identity_of_normalized(normalized);
     let ws = words(&id);
-    let lower: Vec<String> = ws.iter().map(|w| w.to_lowercase()).collect();
-    let mut bigrams: Vec<u32> = lower
+    let lower_id = id.to_lowercase();
+    let lower = words(&lower_id);
+    let word_hashes: Vec<u64> = lower
+        .iter()
+        .map(|w| xxhash_rust::xxh3::xxh3_64(w.as_bytes()))
+        .collect();
+    let mut bigrams: Vec<u32> = word_hashes
         .windows(2)
-        .map(|p| {
-            let mut b = Vec::with_capacity(p[0].len() + p[1].len() + 1);
-            b.extend_from_slice(p[0].as_bytes());
-            b.push(b' ');
-            b.extend_from_slice(p[1].as_bytes());
-            h32(&b)
-        })
+        .map(|p| (p[0] ^ p[1].rotate_left(21)) as u32)
         .collect();
     if lower.len() == 1 {
         bigrams.push(h32(lower[0].as_bytes()));
+    }
+    // Facts (numbers, capitalised words) weigh more in the signature: they are what tells
+    // two photographs of one formula apart.
+    for (n, w) in ws.iter().enumerate() {
+        let fact = w.bytes().any(|c| c.is_ascii_digit())
+            || (n > 0 && w.chars().next().is_some_and(char::is_uppercase));
+        if fact {
+            let mut b = Vec::with_capacity(w.len() + 1);
+            b.push(b'#');
+            b.extend(w.to_lowercase().bytes());
+            bigrams.push(h32(&b));
+        }
     }
     bigrams.sort_unstable();
     bigrams.dedup();
@@ -194,22 +234,24 @@ pub fn features(text: &str) -> Features {
             }
         }
     }
-    let keys: Vec<String> = ws
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| {
-            w.chars().any(|c| c.is_ascii_digit())
-                || (*i > 0 && w.chars().next().is_some_and(char::is_uppercase))
-        })
-        .map(|(_, w)| w.to_lowercase())
-        .collect();
-    let prefix = (lower.len() >= PREFIX_WORDS)
-        .then(|| xxhash_rust::xxh3::xxh3_64(lower[..PREFIX_WORDS].join(" ").as_bytes()));
+    let mut vocab: Vec<String> = lower.iter().map(|w| w.to_string()).collect();
+    vocab.sort_unstable();
+    vocab.dedup();
+    let prefix = (lower.len() >= PREFIX_WORDS).then(|| {
+        word_hashes[..PREFIX_WORDS]
+            .iter()
+            .fold(0u64, |acc, h| acc.rotate_left(7) ^ h)
+    });
     let (_, truncated) = strip_truncation(text);
     Features {
         words: lower.len(),
         bigrams,
-        keys,
+        vocab,
+        last_word: if truncated {
+            lower.last().map(|w| w.to_string())
+        } else {
+            None
+        },
         signature,
         prefix,
         truncated,
@@ -219,54 +261,68 @@ pub fn features(text: &str) -> Features {
 }
 
 /// Edit distance with adjacent transpositions (optimal string alignment), bounded:
-/// returns `max + 1` as soon as it is exceeded.
+/// returns `max + 1` as soon as it is exceeded. Works on bytes for ASCII words up to 32
+/// bytes (no allocation), on characters otherwise.
 fn edit_distance(a: &str, b: &str, max: usize) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+    if a.is_ascii() && b.is_ascii() && a.len() <= 32 && b.len() <= 32 {
+        osa(a.as_bytes(), b.as_bytes(), max)
+    } else {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        osa(&a, &b, max)
+    }
+}
+
+fn osa<T: PartialEq>(a: &[T], b: &[T], max: usize) -> usize {
     if a.len().abs_diff(b.len()) > max {
         return max + 1;
     }
+    // Three rolling rows: i-2, i-1, i.
     let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for (j, cell) in d.iter_mut().take(w).enumerate() {
+    let mut rows = vec![0usize; 3 * w];
+    for (j, cell) in rows[w..2 * w].iter_mut().enumerate() {
         *cell = j;
     }
     for i in 1..=a.len() {
-        d[i * w] = i;
+        let (before, cur) = rows.split_at_mut(2 * w);
+        let (pp, p) = before.split_at(w);
+        cur[0] = i;
         let mut row_min = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (p[j] + 1).min(cur[j - 1] + 1).min(p[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
+                v = v.min(pp[j - 2] + 1);
             }
-            d[i * w + j] = v;
+            cur[j] = v;
             row_min = row_min.min(v);
         }
         if row_min > max {
             return max + 1;
         }
+        rows.copy_within(w..3 * w, 0);
     }
-    d[a.len() * w + b.len()]
+    rows[w + b.len()]
 }
 
-fn key_matches(k: &str, others: &[String]) -> bool {
-    let allowed = match k.chars().count() {
+/// Whether `k` is one of `others` up to a typo: one edit in words of 5 to 7 letters, two
+/// in longer ones, same first letter; numbers must agree exactly (a day or a count tells
+/// photographs apart).
+fn word_matches(k: &str, others: &[String]) -> bool {
+    let allowed = match k.len() {
         0..=4 => 0,
         5..=7 => 1,
         _ => 2,
     };
-    // Numbers must agree exactly: a day or a count tells photographs apart.
-    let allowed = if k.chars().any(|c| c.is_ascii_digit()) {
-        0
-    } else {
-        allowed
-    };
-    others
-        .iter()
-        .any(|o| o == k || (allowed > 0 && edit_distance(k, o, allowed) <= allowed))
+    if allowed == 0 || k.bytes().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let first = k.as_bytes()[0];
+    others.iter().any(|o| {
+        o.len().abs_diff(k.len()) <= allowed
+            && o.as_bytes().first() == Some(&first)
+            && edit_distance(k, o, allowed) <= allowed
+    })
 }
 
 /// How alike two captions are, or `None` when they are different photographs.
@@ -297,15 +353,18 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
         return None;
     }
     let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
-    // A cut-short copy may end in a cut word: its last fact word need only start one.
-    let last_cut = short.truncated;
-    for (n, k) in short.keys.iter().enumerate() {
-        let is_last = n + 1 == short.keys.len();
-        let ok = key_matches(k, &long.keys)
-            || (last_cut && is_last && long.keys.iter().any(|o| o.starts_with(k.as_str())));
-        if !ok {
-            return None;
+    // Every word of the shorter identity is in the longer one, up to a typo in a long
+    // word; a cut-short copy's last word need only begin one.
+    for w in &short.vocab {
+        if long.vocab.binary_search(w).is_ok() || word_matches(w, &long.vocab) {
+            continue;
         }
+        if short.last_word.as_deref() == Some(w.as_str())
+            && long.vocab.iter().any(|o| o.starts_with(w.as_str()))
+        {
+            continue;
+        }
+        return None;
     }
     Some(score)
 }
@@ -398,7 +457,10 @@ impl NearIndex {
         }
         let r = self.reps.len() as u32;
         for key in band_keys(&f) {
-            self.bands.entry(key).or_default().push(r);
+            let list = self.bands.entry(key).or_default();
+            if list.len() < MAX_BUCKET {
+                list.push(r);
+            }
         }
         self.by_cluster.insert(cluster, r);
         self.reps.push((cluster, f));
@@ -409,7 +471,7 @@ impl NearIndex {
     fn set_rep(&mut self, r: u32, f: Features) {
         for key in band_keys(&f) {
             let list = self.bands.entry(key).or_default();
-            if !list.contains(&r) {
+            if list.len() < MAX_BUCKET && !list.contains(&r) {
                 list.push(r);
             }
         }
@@ -496,6 +558,15 @@ mod tests {
             )),
             None
         );
+    }
+
+    #[test]
+    fn edit_distance_counts_transpositions() {
+        assert_eq!(edit_distance("explosion", "expolsion", 2), 1);
+        assert_eq!(edit_distance("syria", "syira", 2), 1);
+        assert_eq!(edit_distance("aleppo", "homs", 2), 3);
+        assert_eq!(edit_distance("dūmā", "duma", 2), 2);
+        assert_eq!(edit_distance("", "ab", 2), 2);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `cairn`: the command-line interface. The only crate that prints, shows progress bars
 //! and uses `anyhow`.
 
-use std::io::{IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -662,20 +662,58 @@ fn dedup(files: &[PathBuf], threshold: f32) -> Result<ExitCode> {
         bail!("--threshold must lie between 0 and 1");
     }
     let mut d = cairn_dedup::Deduper::new(threshold);
-    let mut feed = |doc: cairn_model::Document| {
-        let texts: Vec<String> = cairn_extract::segment(&doc.text)
-            .into_iter()
-            .map(|s| s.text)
-            .collect();
-        for chunk in texts.chunks(8192) {
-            d.push_batch(chunk);
+    // Stream: captions are read paragraph by paragraph and clustered in batches, so memory
+    // holds one batch of texts and the clusters' representatives, not the input.
+    let mut run = |name: &str, reader: Box<dyn std::io::BufRead>| -> Result<()> {
+        let mut batch: Vec<String> = Vec::with_capacity(8192);
+        let mut para = String::new();
+        let mut bad_utf8 = false;
+        let flush_para = |para: &mut String, batch: &mut Vec<String>| {
+            let text = cairn_model::fold_whitespace(para);
+            para.clear();
+            if !text.is_empty() {
+                batch.push(text);
+            }
+        };
+        for line in reader.split(b'\n') {
+            let line = line.with_context(|| format!("reading {name}"))?;
+            let line = match String::from_utf8(line) {
+                Ok(l) => l,
+                Err(e) => {
+                    bad_utf8 = true;
+                    String::from_utf8_lossy(e.as_bytes()).into_owned()
+                }
+            };
+            if line.trim().is_empty() {
+                flush_para(&mut para, &mut batch);
+                if batch.len() >= 8192 {
+                    d.push_batch(&batch);
+                    batch.clear();
+                }
+            } else {
+                para.push_str(&line);
+                para.push('\n');
+            }
         }
+        flush_para(&mut para, &mut batch);
+        d.push_batch(&batch);
+        if bad_utf8 {
+            eprintln!("warning: {name}: invalid UTF-8 decoded with replacement characters");
+        }
+        Ok(())
     };
     if files.is_empty() {
-        feed(cairn_ingest::read_stdin()?);
+        run(
+            "<stdin>",
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+        )?;
     }
     for f in files {
-        feed(cairn_ingest::read_file(f)?);
+        let file = std::fs::File::open(f).with_context(|| format!("opening {}", f.display()))?;
+        run(
+            &f.display().to_string(),
+            Box::new(std::io::BufReader::with_capacity(1 << 20, file)),
+        )?;
     }
     let clusters = d.clusters();
     let out = d.finish();
