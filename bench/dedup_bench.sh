@@ -44,8 +44,12 @@ for e in $engines; do
   else
     for th in ${BASELINE_THRESHOLDS:-0.5 0.85}; do
       if [ "$e" = datasketch ] && [ "$th" != 0.5 ]; then continue; fi
-      BASELINE_THRESHOLD=$th /usr/bin/time -f "%e %M" -o "$work/t.$e" bench/.venv/bin/python bench/baseline_dedup.py "$e" "$captions" "$work/$e.jsonl" > /dev/null
-      row "$e" "$th" "$work/$e.jsonl" "$work/t.$e"
+      if BASELINE_THRESHOLD=$th timeout "${BASELINE_TIMEOUT:-900}" /usr/bin/time -f "%e %M" -o "$work/t.$e" \
+          bench/.venv/bin/python bench/baseline_dedup.py "$e" "$captions" "$work/$e.jsonl" > /dev/null; then
+        row "$e" "$th" "$work/$e.jsonl" "$work/t.$e"
+      else
+        echo "| $e | $th | did not finish in ${BASELINE_TIMEOUT:-900} s | | | | | | |"
+      fi
     done
   fi
 done

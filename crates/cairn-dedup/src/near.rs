@@ -21,6 +21,9 @@ pub const DEFAULT_THRESHOLD: f32 = 0.7;
 const MIN_WORDS: usize = 5;
 /// Words of the identity that make the prefix key (catches cut-short copies directly).
 const PREFIX_WORDS: usize = 10;
+/// Most words of a copy's identity that may be missing from the original's (typos, a
+/// word cut short); the word check decides which of them are typos.
+const MAX_MISSING_WORDS: u32 = 4;
 /// Most representatives one LSH bucket holds. Formulaic captions ("A man walks past a
 /// damaged building in ...") fill some buckets with thousands of different photographs;
 /// such a bucket says little, and verifying all of it would make clustering quadratic.
@@ -39,6 +42,9 @@ pub struct Features {
     pub vocab: Vec<String>,
     /// The identity's last word when the text was cut short (it may be cut mid-word).
     pub last_word: Option<String>,
+    /// A 256-bit set of the identity's words (one bit each): a quick, never-wrong bound on
+    /// how many words of one identity the other lacks.
+    pub word_bits: [u64; 4],
     /// MinHash signature of the bigrams.
     pub signature: [u32; HASHES],
     /// Hash of the first words (when there are enough of them).
@@ -234,6 +240,11 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
             }
         }
     }
+    let mut word_bits = [0u64; 4];
+    for h in &word_hashes {
+        let bit = (h >> 56) as usize; // 0..256
+        word_bits[bit / 64] |= 1 << (bit % 64);
+    }
     let mut vocab: Vec<String> = lower.iter().map(|w| w.to_string()).collect();
     vocab.sort_unstable();
     vocab.dedup();
@@ -247,6 +258,7 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         words: lower.len(),
         bigrams,
         vocab,
+        word_bits,
         last_word: if truncated {
             lower.last().map(|w| w.to_string())
         } else {
@@ -333,6 +345,14 @@ fn word_matches(k: &str, others: &[String]) -> bool {
 /// must appear in the longer, allowing a typo in long words.
 pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     if a.words < MIN_WORDS || b.words < MIN_WORDS {
+        return None;
+    }
+    // Quick bound: each word of the shorter identity missing from the longer one leaves at
+    // most one bit set; more than a few (typos, a cut last word) cannot pass the word check.
+    let (s_bits, l_bits) =
+        if a.words <= b.words { (&a.word_bits, &b.word_bits) } else { (&b.word_bits, &a.word_bits) };
+    let missing: u32 = s_bits.iter().zip(l_bits).map(|(x, y)| (x & !y).count_ones()).sum();
+    if missing > MAX_MISSING_WORDS {
         return None;
     }
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
