@@ -349,9 +349,16 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     }
     // Quick bound: each word of the shorter identity missing from the longer one leaves at
     // most one bit set; more than a few (typos, a cut last word) cannot pass the word check.
-    let (s_bits, l_bits) =
-        if a.words <= b.words { (&a.word_bits, &b.word_bits) } else { (&b.word_bits, &a.word_bits) };
-    let missing: u32 = s_bits.iter().zip(l_bits).map(|(x, y)| (x & !y).count_ones()).sum();
+    let (s_bits, l_bits) = if a.words <= b.words {
+        (&a.word_bits, &b.word_bits)
+    } else {
+        (&b.word_bits, &a.word_bits)
+    };
+    let missing: u32 = s_bits
+        .iter()
+        .zip(l_bits)
+        .map(|(x, y)| (x & !y).count_ones())
+        .sum();
     if missing > MAX_MISSING_WORDS {
         return None;
     }

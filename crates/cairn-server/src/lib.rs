@@ -77,6 +77,7 @@ pub struct AppState {
 /// The API router over an open archive.
 pub fn router(archive: Arc<Archive>) -> Router {
     Router::new()
+        .route("/", get(index))
         .route("/healthz", get(healthz))
         .route("/api/stats", get(stats))
         .route("/api/search", get(search))
@@ -95,6 +96,21 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f)
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+async fn index() -> Json<serde_json::Value> {
+    Json(json!({
+        "name": "cairn",
+        "about": "a deduplicated, searchable archive of news photo captions",
+        "endpoints": {
+            "GET /api/search": "q, agency, photographer, place, country, event (comma-separated alternatives), from, to, killed_min, bbox=w,s,e,n, sort=relevance|date|-date, facets=1, limit, offset",
+            "GET /api/captions/{id}": "a caption with its record, variants and occurrences",
+            "GET /api/sources/{id}": "a source's metadata, text and caption spans",
+            "GET /api/stats": "counts",
+            "GET /healthz": "liveness",
+        },
+        "try": "/api/search?q=&facets=1&limit=5",
+    }))
 }
 
 async fn healthz() -> Json<serde_json::Value> {
