@@ -9,7 +9,9 @@ pub mod near;
 
 use unicode_normalization::UnicodeNormalization;
 
-pub use near::{DEFAULT_THRESHOLD, Features, NearIndex, completeness, features, similarity};
+pub use near::{
+    DEFAULT_THRESHOLD, Features, Lookup, NearIndex, completeness, features, similarity,
+};
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
 ///
@@ -155,9 +157,17 @@ impl Deduper {
         let cluster = if let Some(&c) = self.exact.get(&key) {
             c
         } else {
-            let c = match self.near.find(&f) {
-                Some(c) => c as u32,
-                None => {
+            let c = match self.near.lookup(&f) {
+                near::Lookup::Match(c) => c as u32,
+                near::Lookup::Ambiguous => {
+                    // Its own cluster, but no representative: it draws nothing to it.
+                    let c = self.best.len() as u32;
+                    self.best.push((score, pos));
+                    self.exact.insert(key, c);
+                    self.assigned.push(c);
+                    return c;
+                }
+                near::Lookup::New => {
                     let c = self.best.len() as u32;
                     self.best.push((score, pos));
                     self.near.insert(i64::from(c), f.clone());

@@ -28,7 +28,7 @@ const MAX_MISSING_WORDS: u32 = 4;
 /// damaged building in ...") fill some buckets with thousands of different photographs;
 /// such a bucket says little, and verifying all of it would make clustering quadratic.
 /// A copy is still found through its other bands.
-const MAX_BUCKET: usize = 32;
+const MAX_BUCKET: usize = 64;
 
 /// What a caption is compared by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,12 +69,20 @@ const TRUNCATION_MARKS: &[&str] = &[
 ];
 
 /// Takes HTML character references out (`&amp;`, `&#39;`...), as a browser would show them.
+/// Escaped twice (`&amp;nbsp;`) is common too: decode until nothing changes (at most 3 times).
 fn decode_entities(s: &str) -> String {
-    if s.contains('&') {
-        html_escape::decode_html_entities(s).into_owned()
-    } else {
-        s.to_string()
+    let mut out = s.to_string();
+    for _ in 0..3 {
+        if !out.contains('&') {
+            break;
+        }
+        let next = html_escape::decode_html_entities(&out).into_owned();
+        if next == out {
+            break;
+        }
+        out = next;
     }
+    out
 }
 
 /// Whether the text was cut short, and the text without the mark.
@@ -132,6 +140,15 @@ pub fn identity(text: &str) -> String {
 
 /// [`identity`] of text already decoded and [`crate::normalize`]d.
 fn identity_of_normalized(folded: &str) -> String {
+    // Text after a truncation mark inside the caption ("...more" glued to what follows on
+    // the page) is not this caption's.
+    let lower = folded.to_lowercase();
+    let cut = ["...more", "... more", "…more", "… more"]
+        .iter()
+        .filter_map(|m| lower.find(m))
+        .min()
+        .filter(|&at| at < folded.len() && folded.is_char_boundary(at));
+    let folded = cut.map_or(folded, |at| &folded[..at]);
     let (body, _) = strip_truncation(folded);
     let first = cairn_model::sentences(body)
         .first()
@@ -253,7 +270,11 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
             .iter()
             .fold(0u64, |acc, h| acc.rotate_left(7) ^ h)
     });
-    let (_, truncated) = strip_truncation(text);
+    let lower_text = text.to_lowercase();
+    let truncated = strip_truncation(text).1
+        || ["...more", "... more", "…more", "… more"]
+            .iter()
+            .any(|m| lower_text.contains(m));
     Features {
         words: lower.len(),
         bigrams,
@@ -317,14 +338,16 @@ fn osa<T: PartialEq>(a: &[T], b: &[T], max: usize) -> usize {
     rows[w + b.len()]
 }
 
-/// Whether `k` is one of `others` up to a typo: one edit in words of 5 to 7 letters, two
-/// in longer ones, same first letter; numbers must agree exactly (a day or a count tells
-/// photographs apart).
+/// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
+/// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
+/// a count tells photographs apart).
 fn word_matches(k: &str, others: &[String]) -> bool {
+    // Two copies may carry different typos of one word, so allow twice a single typo.
     let allowed = match k.len() {
-        0..=4 => 0,
-        5..=7 => 1,
-        _ => 2,
+        0..=3 => 0,
+        4..=5 => 1,
+        6..=9 => 2,
+        _ => 3,
     };
     if allowed == 0 || k.bytes().any(|c| c.is_ascii_digit()) {
         return false;
@@ -402,6 +425,18 @@ pub fn completeness(f: &Features) -> (bool, bool, usize) {
     (!f.truncated, f.credited, f.len)
 }
 
+/// What [`NearIndex::lookup`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// A near-duplicate of this cluster's representative.
+    Match(i64),
+    /// A cut-short copy that fits several clusters: it should stand alone and never be a
+    /// representative (it would draw other photographs' copies to it).
+    Ambiguous,
+    /// A new photograph.
+    New,
+}
+
 /// An incremental near-duplicate index over cluster representatives.
 ///
 /// Memory: each cluster holds its representative's features (about 32 × 4 bytes of
@@ -450,10 +485,20 @@ impl NearIndex {
     /// The cluster whose representative the caption is a near-duplicate of (the most
     /// similar one when several are), or `None`.
     pub fn find(&self, f: &Features) -> Option<i64> {
+        match self.lookup(f) {
+            Lookup::Match(c) => Some(c),
+            Lookup::Ambiguous | Lookup::New => None,
+        }
+    }
+
+    /// Like [`NearIndex::find`], but tells a new photograph from a cut-short copy that fits
+    /// several photographs (which no index entry should be made for).
+    pub fn lookup(&self, f: &Features) -> Lookup {
         if f.words < MIN_WORDS {
-            return None;
+            return Lookup::New;
         }
         let mut best: Option<(f32, usize, u32)> = None;
+        let mut passing = 0usize;
         let mut seen: Vec<u32> = Vec::new();
         for key in band_keys(f) {
             let Some(list) = self.bands.get(&key) else {
@@ -465,6 +510,7 @@ impl NearIndex {
                 }
                 seen.push(r);
                 if let Some(s) = similarity(f, &self.reps[r as usize].1, self.threshold) {
+                    passing += 1;
                     // Prefer the higher score, then the larger representative.
                     let size = self.reps[r as usize].1.words;
                     if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && size > bz)) {
@@ -473,7 +519,14 @@ impl NearIndex {
                 }
             }
         }
-        best.map(|(_, _, r)| self.reps[r as usize].0)
+        // A cut-short copy that fits several photographs cannot tell which one it shows.
+        if f.truncated && passing > 1 {
+            return Lookup::Ambiguous;
+        }
+        match best {
+            Some((_, _, r)) => Lookup::Match(self.reps[r as usize].0),
+            None => Lookup::New,
+        }
     }
 
     /// Adds a cluster with its representative.

@@ -48,6 +48,7 @@ impl Default for Options {
 pub struct NearClusterer {
     index: cairn_dedup::NearIndex,
     last: Option<(String, cairn_dedup::Features)>,
+    ambiguous: bool,
 }
 
 impl NearClusterer {
@@ -55,7 +56,11 @@ impl NearClusterer {
     pub fn load(archive: &Archive, threshold: f32) -> Result<Self> {
         let mut index = cairn_dedup::NearIndex::new(threshold);
         archive.for_each_canonical(|id, text| index.insert(id, cairn_dedup::features(text)))?;
-        Ok(NearClusterer { index, last: None })
+        Ok(NearClusterer {
+            index,
+            last: None,
+            ambiguous: false,
+        })
     }
 
     fn features_of(&mut self, text: &str) -> cairn_dedup::Features {
@@ -69,14 +74,21 @@ impl NearClusterer {
 impl cairn_store::Clusterer for NearClusterer {
     fn assign(&mut self, text: &str) -> Option<i64> {
         let f = cairn_dedup::features(text);
-        let found = self.index.find(&f);
+        let found = self.index.lookup(&f);
+        self.ambiguous = found == cairn_dedup::Lookup::Ambiguous;
         self.last = Some((text.to_string(), f));
-        found
+        match found {
+            cairn_dedup::Lookup::Match(c) => Some(c),
+            _ => None,
+        }
     }
 
     fn created(&mut self, caption: i64, text: &str) {
         let f = self.features_of(text);
-        self.index.insert(caption, f);
+        // A cut-short copy that fitted several captions stands alone and is never matched.
+        if !std::mem::take(&mut self.ambiguous) {
+            self.index.insert(caption, f);
+        }
     }
 
     fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool {

@@ -5,7 +5,7 @@
 //!
 //! Item `i` is a pure function of `(seed, i)`; its label is the photograph's number.
 
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -104,11 +104,16 @@ impl NearDupCorpus {
         }
         let mut r = self.rng(3, p * 16 + k);
         let mut t = original;
-        // Each variant gets one to three edits.
+        // Each variant gets one to three edits; a cut, when there is one, comes last (a
+        // gallery cuts what it shows).
         let edits = r.random_range(1..=3);
+        let mut cut = false;
         for _ in 0..edits {
             t = match r.random_range(0..7) {
-                0 => truncate(&t, &mut r),
+                0 => {
+                    cut = true;
+                    t
+                }
                 1 => recredit(&t),
                 2 => typo(&t, &mut r),
                 3 => t.replace('"', "“").replace(" - ", " – ").replace('\'', "’"),
@@ -124,17 +129,24 @@ impl NearDupCorpus {
                     .replace(", ", ",&nbsp;"),
             };
         }
-        t
+        if cut { truncate(&t, &mut r) } else { t }
     }
 
-    /// The corpus in order: photographs one after another, each with its variants,
-    /// shuffled within windows so copies are not always adjacent.
+    /// The corpus: photographs in windows of 1,000, the variants of a window shuffled
+    /// together, so a copy may come before its original and far from it.
     pub fn items(&self, photos: u64) -> impl Iterator<Item = Labelled> + '_ {
-        (0..photos).flat_map(move |p| {
-            (0..self.copies(p)).map(move |k| Labelled {
-                text: self.variant(p, k),
-                photo: p,
-            })
+        const WINDOW: u64 = 1000;
+        (0..photos.div_ceil(WINDOW)).flat_map(move |w| {
+            let mut items: Vec<Labelled> = (w * WINDOW..((w + 1) * WINDOW).min(photos))
+                .flat_map(|p| {
+                    (0..self.copies(p)).map(move |k| Labelled {
+                        text: self.variant(p, k),
+                        photo: p,
+                    })
+                })
+                .collect();
+            items.shuffle(&mut self.rng(4, w));
+            items
         })
     }
 }
