@@ -60,6 +60,14 @@ const CUES: &[&str] = &[
     "central",
 ];
 
+/// Words after a run of capitals that make it a settlement's name ("Tal Samin village").
+fn is_settlement_word(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "village" | "town" | "hamlet" | "neighbourhood" | "neighborhood" | "district" | "camp"
+    )
+}
+
 /// Words after a mention that say what kind of place it is.
 fn kind_hint(word: &str) -> Option<PlaceKind> {
     Some(match word.to_lowercase().as_str() {
@@ -469,18 +477,9 @@ impl<'g> Resolver<'g> {
             }
             // A run followed by a settlement word ("Qaryat Zzyx village") names one
             // place: a match on part of it would be a different place.
-            let settlement_after = toks.get(j + 1).is_some_and(|t| {
-                matches!(
-                    text[t.span.start..t.span.end].to_lowercase().as_str(),
-                    "village"
-                        | "town"
-                        | "hamlet"
-                        | "neighbourhood"
-                        | "neighborhood"
-                        | "district"
-                        | "camp"
-                )
-            });
+            let settlement_after = toks
+                .get(j + 1)
+                .is_some_and(|t| is_settlement_word(&text[t.span.start..t.span.end]));
             // Try sub-runs, longest first, left to right.
             let mut k = i;
             while k <= j {
@@ -817,21 +816,9 @@ impl<'g> Resolver<'g> {
                 j += 1;
             }
             let span = Span::new(toks[i].span.start, toks[j].span.end);
-            let next = toks
+            let settlement = toks
                 .get(j + 1)
-                .map(|t| text[t.span.start..t.span.end].to_lowercase());
-            let settlement = next.as_deref().is_some_and(|w| {
-                matches!(
-                    w,
-                    "village"
-                        | "town"
-                        | "hamlet"
-                        | "neighbourhood"
-                        | "neighborhood"
-                        | "district"
-                        | "camp"
-                )
-            });
+                .is_some_and(|t| is_settlement_word(&text[t.span.start..t.span.end]));
             let covered = mentions
                 .iter()
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);

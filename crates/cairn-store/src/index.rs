@@ -136,6 +136,23 @@ pub(crate) fn parse_bound(s: &str, end: bool) -> Result<i64> {
     Ok(if end { b } else { a })
 }
 
+/// The children of `parent` with their counts, most frequent first, then by value.
+fn facet_counts(counts: &tantivy::collector::FacetCounts, parent: Facet) -> Vec<FacetCount> {
+    let mut v: Vec<FacetCount> = counts
+        .get(parent)
+        .map(|(f, n)| FacetCount {
+            value: f
+                .to_path()
+                .last()
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
+            count: n,
+        })
+        .collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+    v
+}
+
 pub(crate) struct SearchIndex {
     path: PathBuf,
     index: Index,
@@ -504,21 +521,7 @@ impl SearchIndex {
                 ),
             )
             .map_err(|e| self.err(e))?;
-        let list = |counts: &tantivy::collector::FacetCounts| -> Vec<FacetCount> {
-            let mut v: Vec<FacetCount> = counts
-                .get("/")
-                .map(|(f, n)| FacetCount {
-                    value: f
-                        .to_path()
-                        .last()
-                        .map(|s| s.to_string())
-                        .unwrap_or_default(),
-                    count: n,
-                })
-                .collect();
-            v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
-            v
-        };
+        let list = |counts: &tantivy::collector::FacetCounts| facet_counts(counts, Facet::root());
         let mut years = list(&year);
         years.sort_by(|a, b| a.value.cmp(&b.value));
         Ok(Facets {
@@ -539,19 +542,7 @@ impl SearchIndex {
         let mut c = FacetCollector::for_field("f_place");
         c.add_facet(facet.clone());
         let counts = searcher.search(query, &c).map_err(|e| self.err(e))?;
-        let mut v: Vec<FacetCount> = counts
-            .get(facet)
-            .map(|(f, n)| FacetCount {
-                value: f
-                    .to_path()
-                    .last()
-                    .map(|s| s.to_string())
-                    .unwrap_or_default(),
-                count: n,
-            })
-            .collect();
-        v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
-        Ok(v)
+        Ok(facet_counts(&counts, facet))
     }
 
     /// Number of live documents.
