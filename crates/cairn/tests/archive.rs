@@ -3,17 +3,12 @@
 
 mod common;
 
-use common::{cairn, json, shared, stats, stderr};
+use common::{cairn, json, seeded_archive, shared, stats, stderr};
 
 #[test]
 fn seeds_ingest_to_3_sources_24_occurrences_17_captions_and_again_changes_nothing() {
     let Some(shared) = shared() else { return };
-    let d = tempfile::tempdir().unwrap();
-    cairn(d.path())
-        .arg("ingest")
-        .arg(shared.join("seeds"))
-        .assert()
-        .success();
+    let d = seeded_archive(&shared);
     let s = stats(d.path());
     assert_eq!(
         (
@@ -39,12 +34,7 @@ fn seeds_ingest_to_3_sources_24_occurrences_17_captions_and_again_changes_nothin
 #[test]
 fn harasta_is_one_hit_listing_all_three_pages() {
     let Some(shared) = shared() else { return };
-    let d = tempfile::tempdir().unwrap();
-    cairn(d.path())
-        .arg("ingest")
-        .arg(shared.join("seeds"))
-        .assert()
-        .success();
+    let d = seeded_archive(&shared);
     let r = json(cairn(d.path()).args(["search", "Harasta", "--json"]));
     assert_eq!(r["total"], 1);
     let hits = r["hits"].as_array().unwrap();

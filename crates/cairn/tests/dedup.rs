@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{cairn, json, shared, stats};
+use common::{cairn, json, seeded_archive, shared, stats};
 
 fn run_dedup(input: &str) -> Vec<(u64, bool)> {
     let out = cairn(std::path::Path::new("/nonexistent"))
@@ -79,12 +79,7 @@ fn hand_written_edits_join_and_shared_background_does_not() {
 #[test]
 fn edited_seed_copies_join_their_captions() {
     let Some(shared) = shared() else { return };
-    let d = tempfile::tempdir().unwrap();
-    cairn(d.path())
-        .arg("ingest")
-        .arg(shared.join("seeds"))
-        .assert()
-        .success();
+    let d = seeded_archive(&shared);
     let before = stats(d.path());
     assert_eq!(before["captions"], 17);
     let seeds = std::fs::read_to_string(shared.join("seeds/000_9a073c031d9d8403.txt")).unwrap();

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{cairn, json, shared};
+use common::{cairn, json, seeded_archive, shared};
 
 fn total(d: &std::path::Path, args: &[&str]) -> u64 {
     total_q(d, "", args)
@@ -18,12 +18,7 @@ fn total_q(d: &std::path::Path, query: &str, args: &[&str]) -> u64 {
 #[test]
 fn seed_filters_give_exact_counts_and_facets_agree() {
     let Some(shared) = shared() else { return };
-    let d = tempfile::tempdir().unwrap();
-    cairn(d.path())
-        .arg("ingest")
-        .arg(shared.join("seeds"))
-        .assert()
-        .success();
+    let d = seeded_archive(&shared);
     let d = d.path();
     assert_eq!(
         total(d, &[]),

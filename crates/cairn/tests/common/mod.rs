@@ -53,3 +53,15 @@ pub fn stats(data: &Path) -> serde_json::Value {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A new archive holding the three seed pages (the temporary directory lives as long as
+/// the value).
+pub fn seeded_archive(shared: &Path) -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("temporary directory");
+    cairn(d.path())
+        .arg("ingest")
+        .arg(shared.join("seeds"))
+        .assert()
+        .success();
+    d
+}
