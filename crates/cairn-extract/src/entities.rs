@@ -345,6 +345,11 @@ static EVENTS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Every ACLED sub-event type the extractor can report.
+pub fn event_type_names() -> impl Iterator<Item = &'static str> {
+    EVENTS.iter().map(|(name, _)| *name)
+}
+
 /// ACLED sub-event types of the scene sentence.
 pub fn event_types(scene: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

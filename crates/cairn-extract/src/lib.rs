@@ -17,6 +17,7 @@ use std::sync::Arc;
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{Casualties, Record, Span, fold_whitespace};
 
+pub use entities::event_type_names;
 pub use segment::segment;
 
 /// Extracts records from caption texts. Cheap to clone and share between threads.

@@ -1,18 +1,28 @@
-//! The HTTP JSON API over the archive (axum). Handlers call the synchronous store on
-//! blocking threads; every error leaves through one table and one JSON shape.
+//! The HTTP side of cairn (axum): the JSON API, the web page and its assets. Handlers
+//! call the synchronous store on blocking threads under a time limit; every API error
+//! leaves through one table and one JSON shape. Write access (`POST /api/ingest`) exists
+//! only when the server is started with an ingest token.
 #![warn(missing_docs)]
 
-use std::sync::Arc;
+mod openapi;
+mod page;
 
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use cairn_gazetteer::Gazetteer;
 use cairn_store::{Archive, Filters, SearchRequest, Sort};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
+use tokio::sync::Semaphore;
+
+pub use openapi::openapi;
 
 /// The largest page of search results one request may ask for.
 pub const MAX_LIMIT: usize = 200;
@@ -20,6 +30,14 @@ pub const MAX_LIMIT: usize = 200;
 pub const MAX_WINDOW: usize = 10_000;
 /// The longest query string accepted.
 pub const MAX_QUERY_BYTES: usize = 2048;
+/// The largest request body accepted (a page posted to `/api/ingest`).
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Searches and page renderings running at once; more wait for a turn.
+pub const MAX_HEAVY: usize = 8;
+/// The longest a read may take before the client gets a `timeout` error.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Captions one `/api/export` request may return.
+pub const MAX_EXPORT: u64 = 100_000;
 
 /// What a request can fail with; [`ApiError::status`] is the one table to HTTP.
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +48,15 @@ pub enum ApiError {
     /// No such thing.
     #[error("{0}")]
     NotFound(String),
+    /// Missing or wrong bearer token.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// The request took longer than the server allows.
+    #[error("{0}")]
+    Timeout(String),
+    /// The request is larger than the server allows.
+    #[error("{0}")]
+    TooLarge(String),
     /// Something failed inside; details go to the log, not the client.
     #[error("internal error")]
     Internal(String),
@@ -40,6 +67,9 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
+            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -67,27 +97,155 @@ impl IntoResponse for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The bearer token `POST /api/ingest` requires; `None` leaves the route out.
+    pub ingest_token: Option<String>,
+    /// The longest a read may take.
+    pub timeout: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            ingest_token: None,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// The archive opened for writing, for `POST /api/ingest`.
+struct Ingest {
+    token: String,
+    writer: Mutex<Option<IngestWriter>>,
+    dir: std::path::PathBuf,
+}
+
+struct IngestWriter {
+    archive: Archive,
+    clusterer: cairn_pipeline::NearClusterer,
+    extractor: cairn_extract::Extractor,
+}
+
+impl std::fmt::Debug for Ingest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ingest")
+            .field("dir", &self.dir)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Shared state of the routes.
 #[derive(Debug, Clone)]
 pub struct AppState {
     archive: Arc<Archive>,
     gazetteer: Arc<Gazetteer>,
+    heavy: Arc<Semaphore>,
+    timeout: Duration,
+    ingest: Option<Arc<Ingest>>,
 }
 
-/// The API router over an open archive.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// Security headers on every response.
+async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        "cross-origin-opener-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    res
+}
+
+/// The router over an open archive, read-only, with default limits.
 pub fn router(archive: Arc<Archive>) -> Router {
-    Router::new()
-        .route("/", get(index))
+    router_with(archive, &ServeOptions::default())
+}
+
+/// The router over an open archive. With an ingest token the archive's directory is
+/// also opened for writing, on the first `POST /api/ingest`.
+pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
+    let ingest = opts.ingest_token.as_ref().map(|t| {
+        Arc::new(Ingest {
+            token: t.clone(),
+            writer: Mutex::new(None),
+            dir: archive.dir().to_path_buf(),
+        })
+    });
+    let mut r = Router::new()
+        .route("/", get(search_page))
+        .route("/captions/{id}", get(caption_page))
+        .route("/sources/{id}", get(source_page))
+        .route("/assets/{name}", get(asset))
         .route("/healthz", get(healthz))
+        .route("/api", get(index))
+        .route("/api/openapi.json", get(openapi_json))
         .route("/api/stats", get(stats))
         .route("/api/search", get(search))
+        .route("/api/export", get(export))
+        .route("/api/places", get(places))
         .route("/api/captions/{id}", get(caption))
-        .route("/api/sources/{id}", get(source))
-        .fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .route("/api/sources/{id}", get(source));
+    if ingest.is_some() {
+        r = r.route("/api/ingest", post(ingest_page));
+    }
+    r.fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(AppState {
             archive,
             gazetteer: Gazetteer::bundled(),
+            heavy: Arc::new(Semaphore::new(MAX_HEAVY)),
+            timeout: opts.timeout,
+            ingest,
         })
+}
+
+/// Runs `f` on a blocking thread, once a heavy-work permit is free, and gives up with a
+/// `timeout` error after the server's time limit (waiting for a permit included).
+async fn heavy<T: Send + 'static>(
+    s: &AppState,
+    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    let limit = s.timeout;
+    let timeout = || {
+        ApiError::Timeout(format!(
+            "the request took longer than {} s and was stopped; narrow the query or the filters",
+            limit.as_secs_f64()
+        ))
+    };
+    let deadline = tokio::time::Instant::now() + limit;
+    let sem = s.heavy.clone();
+    let work = async move {
+        let _permit = sem
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        // A request that spent its whole time waiting for a turn does not start.
+        if tokio::time::Instant::now() >= deadline {
+            return Err(timeout());
+        }
+        blocking(f).await
+    };
+    match tokio::time::timeout_at(deadline, work).await {
+        Ok(r) => r,
+        Err(_) => Err(timeout()),
+    }
 }
 
 async fn blocking<T: Send + 'static>(
@@ -102,15 +260,13 @@ async fn index() -> Json<serde_json::Value> {
     Json(json!({
         "name": "cairn",
         "about": "a deduplicated, searchable archive of news photo captions",
-        "endpoints": {
-            "GET /api/search": "q, agency, photographer, place, country, event (comma-separated alternatives), from, to, killed_min, bbox=w,s,e,n, sort=relevance|date|-date, facets=1, limit, offset",
-            "GET /api/captions/{id}": "a caption with its record, variants and occurrences",
-            "GET /api/sources/{id}": "a source's metadata, text and caption spans",
-            "GET /api/stats": "counts",
-            "GET /healthz": "liveness",
-        },
-        "try": "/api/search?q=&facets=1&limit=5",
+        "openapi": "/api/openapi.json",
+        "try": "/api/search?q=&facets=1&histogram=1&zoom=2&limit=5",
     }))
+}
+
+async fn openapi_json() -> Json<serde_json::Value> {
+    Json(openapi())
 }
 
 async fn healthz() -> Json<serde_json::Value> {
@@ -121,8 +277,9 @@ async fn stats(State(s): State<AppState>) -> ApiResult<Json<cairn_store::Stats>>
     blocking(move || Ok(Json(s.archive.stats()?))).await
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct SearchParams {
+/// The parameters of `/api/search`, `/api/export` and the page `/`.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub(crate) struct SearchParams {
     #[serde(default)]
     q: String,
     limit: Option<usize>,
@@ -142,6 +299,16 @@ struct SearchParams {
     sort: Option<String>,
     /// `1`/`true` to count facets.
     facets: Option<String>,
+    /// `1`/`true` for the date histogram.
+    histogram: Option<String>,
+    /// Map zoom at which to cluster located matches.
+    zoom: Option<u8>,
+    /// A source uri prefix (one; uris may hold commas).
+    source: Option<String>,
+}
+
+fn flag(v: &Option<String>) -> bool {
+    matches!(v.as_deref(), Some("1" | "true" | "yes"))
 }
 
 fn list(v: &Option<String>) -> Vec<String> {
@@ -173,7 +340,7 @@ pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<St
         .collect()
 }
 
-fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
+pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
     if p.q.len() > MAX_QUERY_BYTES {
         return Err(ApiError::BadRequest(format!(
             "query is over {MAX_QUERY_BYTES} bytes"
@@ -215,25 +382,344 @@ fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
         to: p.to.filter(|s| !s.is_empty()),
         killed_min: p.killed_min,
         bbox,
+        source: p.source.into_iter().filter(|s| !s.is_empty()).collect(),
     };
-    let facets = matches!(p.facets.as_deref(), Some("1" | "true" | "yes"));
     Ok(SearchRequest {
         query: p.q,
         filters,
         limit,
         offset,
         sort,
-        facets,
+        facets: flag(&p.facets),
+        histogram: flag(&p.histogram),
+        geo_zoom: p.zoom,
     })
 }
 
+type Params = Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>;
+
 async fn search(
     State(s): State<AppState>,
-    params: Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>,
+    params: Params,
 ) -> ApiResult<Json<cairn_store::SearchResults>> {
     let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let req = request(p, &s.gazetteer)?;
-    blocking(move || Ok(Json(s.archive.search(&req)?))).await
+    let a = s.archive.clone();
+    heavy(&s, move || Ok(Json(a.search(&req)?))).await
+}
+
+#[derive(Debug, Deserialize)]
+struct ExportParams {
+    format: Option<String>,
+}
+
+/// Streams an export of every match (up to [`MAX_EXPORT`]); the body is produced on a
+/// blocking thread while it is sent.
+async fn export(
+    State(s): State<AppState>,
+    params: Params,
+    fmt: Result<Query<ExportParams>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Response> {
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let Query(f) = fmt.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let format: cairn_export::Format = f
+        .format
+        .as_deref()
+        .unwrap_or("jsonl")
+        .parse()
+        .map_err(ApiError::BadRequest)?;
+    if format.is_directory() {
+        return Err(ApiError::BadRequest(
+            "xmp writes one file per caption; use `cairn export --format xmp --out DIR`".into(),
+        ));
+    }
+    let req = request(p, &s.gazetteer)?;
+    // Count first, so an export too large is refused before any byte is sent.
+    let count_req = SearchRequest {
+        limit: 1,
+        ..req.clone()
+    };
+    let a = s.archive.clone();
+    let total = heavy(&s, move || Ok(a.search(&count_req)?.total)).await?;
+    if total > MAX_EXPORT {
+        return Err(ApiError::TooLarge(format!(
+            "{total} captions match; an export over HTTP takes at most {MAX_EXPORT} (narrow the filters, or use `cairn export`)"
+        )));
+    }
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(16);
+    let a = s.archive.clone();
+    let g = s.gazetteer.clone();
+    tokio::task::spawn_blocking(move || {
+        let out = ChannelWriter {
+            tx: tx.clone(),
+            buf: Vec::new(),
+        };
+        let result = (|| -> Result<(), cairn_export::Error> {
+            let mut e = cairn_export::Exporter::new(format, out, &g, "response")?;
+            a.export(&req, |c| e.write(c).map(|_| ()))?;
+            e.finish()?;
+            Ok(())
+        })();
+        if let Err(e) = result {
+            eprintln!("cairn serve: export stopped: {e}");
+            let _ = tx.blocking_send(Err(std::io::Error::other(e.to_string())));
+        }
+    });
+    let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
+    let mut res = Response::new(Body::from_stream(stream));
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(format.media_type()),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!(
+        "attachment; filename=\"cairn-export.{}\"",
+        format.extension()
+    )) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(res)
+}
+
+/// A `Write` that sends 64 KiB chunks down a channel (the response body).
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= 64 * 1024 {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::take(&mut self.buf));
+        self.tx
+            .blocking_send(Ok(chunk))
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client went away"))
+    }
+}
+
+/// A gazetteer entry as `cairn places` and `/api/places` show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlaceMatch {
+    /// Gazetteer id.
+    pub id: String,
+    /// Preferred name.
+    pub name: String,
+    /// Kind of place.
+    pub kind: String,
+    /// ISO country code.
+    pub country: String,
+    /// Latitude.
+    pub lat: f64,
+    /// Longitude.
+    pub lon: f64,
+    /// Population (0 when unknown).
+    pub population: u64,
+    /// Enclosing places, innermost first.
+    pub within: Vec<String>,
+    /// Whether a filter or a caption naming `name` alone would resolve to this one.
+    pub best: bool,
+}
+
+/// What the gazetteer resolves a name to: up to `limit` entries, the one a filter
+/// would use marked `best`.
+pub fn place_matches(g: &Gazetteer, name: &str, limit: usize) -> Vec<PlaceMatch> {
+    let best = g.best_match(name);
+    g.matches(name)
+        .iter()
+        .take(limit)
+        .map(|&i| {
+            let e = g.entry(i);
+            PlaceMatch {
+                id: e.id.clone(),
+                name: e.name.clone(),
+                kind: e.kind.as_str().to_string(),
+                country: e.country.clone(),
+                lat: e.lat,
+                lon: e.lon,
+                population: e.population,
+                within: g
+                    .path(i)
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .map(|&p| g.entry(p).name.clone())
+                    .collect(),
+                best: best == Some(i),
+            }
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize)]
+struct PlacesParams {
+    #[serde(default)]
+    q: String,
+}
+
+async fn places(
+    State(s): State<AppState>,
+    params: Result<Query<PlacesParams>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult<Json<Vec<PlaceMatch>>> {
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    if p.q.trim().is_empty() {
+        return Err(ApiError::BadRequest("q is required".into()));
+    }
+    if p.q.len() > 200 {
+        return Err(ApiError::BadRequest("q is over 200 bytes".into()));
+    }
+    Ok(Json(place_matches(&s.gazetteer, &p.q, 20)))
+}
+
+/// Compares in time that depends only on the lengths, not on where the bytes differ.
+fn same_token(given: &str, expected: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    given.len() == expected.len() && bool::from(given.as_bytes().ct_eq(expected.as_bytes()))
+}
+
+#[derive(Debug, Deserialize)]
+struct IngestParams {
+    uri: Option<String>,
+}
+
+/// Stores one posted page (plain text, captions separated by blank lines) and its
+/// captions, exactly as `cairn ingest` would.
+async fn ingest_page(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    params: Result<Query<IngestParams>, axum::extract::rejection::QueryRejection>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> ApiResult<Json<cairn_store::BatchSummary>> {
+    let Some(ing) = s.ingest.clone() else {
+        return Err(ApiError::NotFound("no such route".into()));
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| ApiError::Unauthorized("a bearer token is required".into()))?;
+    if !same_token(given, &ing.token) {
+        return Err(ApiError::Unauthorized("wrong token".into()));
+    }
+    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let body = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::TooLarge(format!("the body is over {MAX_BODY_BYTES} bytes"))
+        }
+        _ => ApiError::BadRequest(e.body_text()),
+    })?;
+    let uri = match p.uri {
+        Some(u) if !u.is_empty() && u.len() <= 2048 => u,
+        Some(_) => return Err(ApiError::BadRequest("uri must be 1 to 2048 bytes".into())),
+        None => format!("urn:cairn:post:{}", cairn_ingest::sha256_hex(&body)),
+    };
+    blocking(move || {
+        let doc = cairn_ingest::document_from_bytes(uri.clone(), &uri, body.to_vec())
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let mut slot = ing.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            let archive = Archive::open_writer(&ing.dir)?;
+            let clusterer =
+                cairn_pipeline::NearClusterer::load(&archive, cairn_dedup::DEFAULT_THRESHOLD)
+                    .map_err(|e| ApiError::Internal(e.to_string()))?;
+            *slot = Some(IngestWriter {
+                archive,
+                clusterer,
+                extractor: cairn_extract::Extractor::bundled(),
+            });
+        }
+        let w = slot
+            .as_mut()
+            .ok_or_else(|| ApiError::Internal("no writer".into()))?;
+        let source = cairn_pipeline::prepare(doc, &w.extractor);
+        let summary = w.archive.write_batch_with(&[source], &mut w.clusterer)?;
+        Ok(Json(summary))
+    })
+    .await
+}
+
+fn html_response(status: StatusCode, markup: maud::Markup) -> Response {
+    (status, Html(markup.into_string())).into_response()
+}
+
+fn page_error(e: ApiError) -> Response {
+    let (status, _) = e.status();
+    if let ApiError::Internal(d) = &e {
+        eprintln!("cairn serve: internal error: {d}");
+    }
+    html_response(status, page::error_page(status.as_u16(), &e.to_string()))
+}
+
+async fn search_page(State(s): State<AppState>, params: Params) -> Response {
+    let p = match params {
+        Ok(Query(p)) => p,
+        Err(e) => return page_error(ApiError::BadRequest(e.body_text())),
+    };
+    let (a, g) = (s.archive.clone(), s.gazetteer.clone());
+    match heavy(&s, move || page::search_view(&a, &g, p)).await {
+        Ok(v) => html_response(StatusCode::OK, page::search_page(&v)),
+        Err(e) => page_error(e),
+    }
+}
+
+async fn caption_page(State(s): State<AppState>, Path(raw): Path<String>) -> Response {
+    let id = match parse_id(&raw) {
+        Ok(id) => id,
+        Err(e) => return page_error(e),
+    };
+    let a = s.archive.clone();
+    match heavy(&s, move || {
+        a.caption(id)?
+            .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))
+    })
+    .await
+    {
+        Ok(c) => html_response(StatusCode::OK, page::caption_page(&c)),
+        Err(e) => page_error(e),
+    }
+}
+
+async fn source_page(State(s): State<AppState>, Path(raw): Path<String>) -> Response {
+    let id = match parse_id(&raw) {
+        Ok(id) => id,
+        Err(e) => return page_error(e),
+    };
+    let a = s.archive.clone();
+    match heavy(&s, move || source_with_text(&a, id)).await {
+        Ok((v, text)) => html_response(StatusCode::OK, page::source_page(&v, text.as_deref())),
+        Err(e) => page_error(e),
+    }
+}
+
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
+const WORLD_SVG: &str = include_str!("../assets/world.svg");
+
+/// Embedded assets by exact name: nothing is read from disk, so no path can escape.
+async fn asset(Path(name): Path<String>) -> Response {
+    let (body, kind) = match name.as_str() {
+        "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
+        "app.css" => (APP_CSS, "text/css; charset=utf-8"),
+        "world.svg" => (WORLD_SVG, "image/svg+xml"),
+        _ => return ApiError::NotFound(format!("no asset {name:?}")).into_response(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 fn parse_id(raw: &str) -> ApiResult<i64> {
@@ -255,20 +741,25 @@ async fn caption(
     .await
 }
 
+/// A source's metadata and its text as the spans count it.
+fn source_with_text(a: &Archive, id: i64) -> ApiResult<(cairn_store::SourceView, Option<String>)> {
+    let view = a
+        .source(id)?
+        .ok_or_else(|| ApiError::NotFound(format!("no source {id}")))?;
+    let text = a
+        .source_bytes(&view.sha256)?
+        .map(|b| cairn_ingest::decode_text(&b).text);
+    Ok((view, text))
+}
+
 async fn source(
     State(s): State<AppState>,
     Path(raw): Path<String>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let id = parse_id(&raw)?;
-    blocking(move || {
-        let view = s
-            .archive
-            .source(id)?
-            .ok_or_else(|| ApiError::NotFound(format!("no source {id}")))?;
-        let text = s
-            .archive
-            .source_bytes(&view.sha256)?
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let a = s.archive.clone();
+    heavy(&s, move || {
+        let (view, text) = source_with_text(&a, id)?;
         let mut v = serde_json::to_value(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
         v["text"] = json!(text);
         Ok(Json(v))
@@ -280,8 +771,9 @@ async fn source(
 pub async fn serve(
     listener: tokio::net::TcpListener,
     archive: Arc<Archive>,
+    opts: &ServeOptions,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(archive))
+    axum::serve(listener, router_with(archive, opts))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

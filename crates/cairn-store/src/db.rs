@@ -63,6 +63,15 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX occurrence_variant ON occurrence(variant_id);
     "#,
+    // 2: zstd dictionaries for records (see codec.rs); variant.record may now hold a
+    // BLOB packed with one of them.
+    r#"
+    CREATE TABLE record_dict (
+        id INTEGER PRIMARY KEY,
+        data BLOB NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    "#,
 ];
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {

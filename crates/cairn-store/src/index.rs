@@ -13,18 +13,19 @@ use tantivy::directory::MmapDirectory;
 use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
 use tantivy::schema::{
     FAST, Facet, FacetOptions, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema,
-    TextFieldIndexing, TextOptions, Value,
+    TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
-use crate::read::{FacetCount, Facets, Filters, Sort};
+use crate::aggregate::{Aggregate, cell_degrees};
+use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
-const SCHEMA_VERSION: u32 = 2;
+const SCHEMA_VERSION: u32 = 3;
 const TOKENIZER: &str = "cairn";
 
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +37,7 @@ pub(crate) struct Fields {
     pub k_photographer: Field,
     pub k_country: Field,
     pub k_event: Field,
+    pub k_source: Field,
     // Display values, for facet counts.
     pub f_agency: Field,
     pub f_photographer: Field,
@@ -67,6 +69,7 @@ fn schema() -> (Schema, Fields) {
         k_photographer: b.add_text_field("photographer", STRING),
         k_country: b.add_text_field("country", STRING),
         k_event: b.add_text_field("event", STRING),
+        k_source: b.add_text_field("source", STRING),
         f_agency: b.add_facet_field("f_agency", facet()),
         f_photographer: b.add_facet_field("f_photographer", facet()),
         f_country: b.add_facet_field("f_country", facet()),
@@ -95,6 +98,14 @@ fn register_tokenizer(index: &Index) {
 pub(crate) fn epoch_days(d: jiff::civil::Date) -> i64 {
     let epoch = jiff::civil::date(1970, 1, 1);
     d.since(epoch).map(|s| i64::from(s.get_days())).unwrap_or(0)
+}
+
+/// The date a number of days after 1970-01-01.
+pub(crate) fn epoch_date(days: i64) -> jiff::civil::Date {
+    let epoch = jiff::civil::date(1970, 1, 1);
+    epoch
+        .checked_add(jiff::Span::new().days(days))
+        .unwrap_or(epoch)
 }
 
 /// The first and last day a record's date covers (a month covers all its days).
@@ -156,6 +167,8 @@ fn facet_counts(counts: &tantivy::collector::FacetCounts, parent: Facet) -> Vec<
 pub(crate) struct SearchIndex {
     path: PathBuf,
     index: Index,
+    /// Reloads by itself shortly after each commit (tantivy watches the index), so
+    /// searches do not check for new commits themselves.
     reader: IndexReader,
     pub fields: Fields,
 }
@@ -178,6 +191,24 @@ pub(crate) struct IndexDoc {
     pub id: u64,
     pub text: String,
     pub record: Option<Record>,
+    /// Uris of the sources it appeared in (see [`MAX_INDEXED_SOURCES`]).
+    pub sources: Vec<String>,
+}
+
+/// A caption seen on more sources than this is indexed under its sources' sites
+/// (`scheme://host/`) only, so that a caption repeated on every page of a crawl does
+/// not make one huge index entry rewritten at every batch.
+pub(crate) const MAX_INDEXED_SOURCES: usize = 1000;
+
+/// The `scheme://host/` part of a uri (the whole uri when it has no host part).
+pub(crate) fn site_of(uri: &str) -> &str {
+    let Some(i) = uri.find("://") else {
+        return uri;
+    };
+    match uri[i + 3..].find('/') {
+        Some(j) => &uri[..i + 3 + j + 1],
+        None => uri,
+    }
 }
 
 /// One search's matches.
@@ -185,6 +216,8 @@ pub(crate) struct Matches {
     pub hits: Vec<(u64, f32)>,
     pub total: usize,
     pub facets: Option<Facets>,
+    pub histogram: Option<Histogram>,
+    pub geo: Option<GeoGrid>,
 }
 
 impl SearchIndex {
@@ -293,6 +326,17 @@ impl SearchIndex {
         let mut d = TantivyDocument::default();
         d.add_u64(f.id, doc.id);
         d.add_text(f.text, &doc.text);
+        if doc.sources.len() <= MAX_INDEXED_SOURCES {
+            for uri in &doc.sources {
+                d.add_text(f.k_source, uri);
+            }
+        } else {
+            let sites: std::collections::BTreeSet<&str> =
+                doc.sources.iter().map(|u| site_of(u)).collect();
+            for site in sites {
+                d.add_text(f.k_source, site);
+            }
+        }
         if let Some(r) = &doc.record {
             if let Some(c) = &r.credit {
                 for a in c.agency.iter().chain(c.distributor.iter()) {
@@ -420,6 +464,24 @@ impl SearchIndex {
                 Box::new(RangeQuery::new(Bound::Unbounded, Bound::Included(t))),
             ));
         }
+        if !filters.source.is_empty() {
+            let subs: Vec<(Occur, Box<dyn Query>)> = filters
+                .source
+                .iter()
+                .map(|prefix| {
+                    // Every term that starts with the prefix sorts between it and the
+                    // prefix followed by the highest character.
+                    let low = Term::from_field_text(f.k_source, prefix);
+                    let high = Term::from_field_text(f.k_source, &format!("{prefix}\u{10FFFF}"));
+                    (
+                        Occur::Should,
+                        Box::new(RangeQuery::new(Bound::Included(low), Bound::Excluded(high)))
+                            as Box<dyn Query>,
+                    )
+                })
+                .collect();
+            must.push((Occur::Must, Box::new(BooleanQuery::new(subs))));
+        }
         if let Some(k) = filters.killed_min {
             let t = Term::from_field_i64(f.killed, i64::from(k));
             must.push((
@@ -451,92 +513,119 @@ impl SearchIndex {
         Ok(Box::new(BooleanQuery::new(must)))
     }
 
-    /// Caption ids of the best matches, the number of all matches, and facet counts.
-    pub fn search(
-        &self,
-        query: &dyn Query,
-        limit: usize,
-        offset: usize,
-        sort: Sort,
-        facets: bool,
-    ) -> Result<Matches> {
-        self.reader.reload().map_err(|e| self.err(e))?;
+    /// Caption ids of the best matches, the number of all matches, and the facet
+    /// counts, histogram and map grid the request asks for, in one pass.
+    pub fn search(&self, query: &dyn Query, req: &SearchRequest) -> Result<Matches> {
         let searcher = self.reader.searcher();
-        let limit = limit.max(1);
-        let (docs, total): (Vec<(f32, tantivy::DocAddress)>, usize) = match sort {
-            Sort::Relevance => {
-                let top = TopDocs::with_limit(limit)
-                    .and_offset(offset)
-                    .order_by_score();
-                searcher
-                    .search(query, &(top, Count))
-                    .map_err(|e| self.err(e))?
-            }
-            Sort::DateAsc | Sort::DateDesc => {
-                let order = if sort == Sort::DateAsc {
-                    Order::Asc
-                } else {
-                    Order::Desc
-                };
-                let top = TopDocs::with_limit(limit)
-                    .and_offset(offset)
-                    .order_by_fast_field::<i64>("date_start", order);
-                let (docs, total) = searcher
-                    .search(query, &(top, Count))
-                    .map_err(|e| self.err(e))?;
-                (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), total)
-            }
-        };
-        let mut hits = Vec::with_capacity(docs.len());
-        for (score, addr) in docs {
-            let doc: TantivyDocument = searcher.doc(addr).map_err(|e| self.err(e))?;
-            if let Some(id) = doc.get_first(self.fields.id).and_then(|v| v.as_u64()) {
-                hits.push((id, score));
-            }
-        }
-        let facets = if facets {
-            Some(self.facets(&searcher, query)?)
-        } else {
-            None
-        };
-        Ok(Matches {
-            hits,
-            total,
-            facets,
-        })
-    }
-
-    fn facets(&self, searcher: &tantivy::Searcher, query: &dyn Query) -> Result<Facets> {
+        let limit = req.limit.max(1);
         let mk = |name: &str| {
             let mut c = FacetCollector::for_field(name);
             c.add_facet("/");
             c
         };
-        let ((agency, photographer, country), (event, year, place)) = searcher
-            .search(
-                query,
-                &(
-                    (mk("f_agency"), mk("f_photographer"), mk("f_country")),
-                    (mk("f_event"), mk("f_year"), mk("f_place")),
-                ),
+        let facets = req.facets.then(|| {
+            (
+                (mk("f_agency"), mk("f_photographer"), mk("f_country")),
+                (mk("f_event"), mk("f_year"), mk("f_place")),
             )
-            .map_err(|e| self.err(e))?;
-        let list = |counts: &tantivy::collector::FacetCounts| facet_counts(counts, Facet::root());
-        let mut years = list(&year);
-        years.sort_by(|a, b| a.value.cmp(&b.value));
-        Ok(Facets {
-            agency: list(&agency),
-            photographer: list(&photographer),
-            country: list(&country),
-            event_type: list(&event),
-            year: years,
-            place: list(&place),
+        });
+        let aggregate = (req.histogram || req.geo_zoom.is_some()).then(|| Aggregate {
+            histogram: req.histogram,
+            cell: req.geo_zoom.map(cell_degrees),
+        });
+        let rest = (Count, facets, aggregate);
+        let (docs, (total, facets, counts)): (Vec<(f32, tantivy::DocAddress)>, _) = match req.sort {
+            Sort::Relevance => {
+                let top = TopDocs::with_limit(limit)
+                    .and_offset(req.offset)
+                    .order_by_score();
+                searcher
+                    .search(query, &(top, rest))
+                    .map_err(|e| self.err(e))?
+            }
+            Sort::DateAsc | Sort::DateDesc => {
+                let order = if req.sort == Sort::DateAsc {
+                    Order::Asc
+                } else {
+                    Order::Desc
+                };
+                let top = TopDocs::with_limit(limit)
+                    .and_offset(req.offset)
+                    .order_by_fast_field::<i64>("date_start", order);
+                let (docs, rest) = searcher
+                    .search(query, &(top, rest))
+                    .map_err(|e| self.err(e))?;
+                (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), rest)
+            }
+        };
+        let mut hits = Vec::with_capacity(docs.len());
+        for (score, addr) in docs {
+            // The id's fast field, not the document store (which decompresses a block).
+            let col = searcher
+                .segment_reader(addr.segment_ord)
+                .fast_fields()
+                .u64("id")
+                .map_err(|e| self.err(e))?;
+            if let Some(id) = col.first(addr.doc_id) {
+                hits.push((id, score));
+            }
+        }
+        let facets = facets.map(|((agency, photographer, country), (event, year, place))| {
+            let list = |c: &tantivy::collector::FacetCounts| facet_counts(c, Facet::root());
+            let mut years = list(&year);
+            years.sort_by(|a, b| a.value.cmp(&b.value));
+            Facets {
+                agency: list(&agency),
+                photographer: list(&photographer),
+                country: list(&country),
+                event_type: list(&event),
+                year: years,
+                place: list(&place),
+            }
+        });
+        let histogram = match (&counts, req.histogram) {
+            (Some(c), true) => Some(c.histogram()),
+            _ => None,
+        };
+        let geo = match (&counts, req.geo_zoom) {
+            (Some(c), Some(z)) => Some(c.grid(z)),
+            _ => None,
+        };
+        Ok(Matches {
+            hits,
+            total,
+            facets,
+            histogram,
+            geo,
         })
+    }
+
+    /// Ids of every match, in id order (for exports).
+    pub fn all_matches(&self, query: &dyn Query) -> Result<Vec<u64>> {
+        let searcher = self.reader.searcher();
+        let docs = searcher
+            .search(query, &tantivy::collector::DocSetCollector)
+            .map_err(|e| self.err(e))?;
+        let mut ids = Vec::with_capacity(docs.len());
+        let readers = searcher.segment_readers();
+        let mut columns = Vec::with_capacity(readers.len());
+        for seg in readers {
+            columns.push(seg.fast_fields().u64("id").map_err(|e| self.err(e))?);
+        }
+        for addr in docs {
+            if let Some(id) = columns
+                .get(addr.segment_ord as usize)
+                .and_then(|c| c.first(addr.doc_id))
+            {
+                ids.push(id);
+            }
+        }
+        ids.sort_unstable();
+        Ok(ids)
     }
 
     /// Counts of the children of a place facet path.
     pub fn place_children(&self, query: &dyn Query, path: &[String]) -> Result<Vec<FacetCount>> {
-        self.reader.reload().map_err(|e| self.err(e))?;
         let searcher = self.reader.searcher();
         let facet = Facet::from_path(path.iter().map(String::as_str));
         let mut c = FacetCollector::for_field("f_place");

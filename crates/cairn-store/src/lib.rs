@@ -5,7 +5,9 @@
 //! that are async run it on blocking threads.
 #![warn(missing_docs)]
 
+mod aggregate;
 mod check;
+mod codec;
 mod db;
 mod index;
 mod read;
@@ -16,8 +18,9 @@ use std::sync::Mutex;
 
 pub use check::CheckReport;
 pub use read::{
-    CaptionView, FacetCount, Facets, Filters, Hit, OccurrenceView, SearchRequest, SearchResults,
-    Sort, SourceRef, SourceView, Stats, VariantView,
+    Bucket, CaptionView, ExportedCaption, FacetCount, Facets, Filters, GeoCell, GeoGrid, Histogram,
+    Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
+    VariantView,
 };
 pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource};
 
@@ -90,6 +93,7 @@ pub struct Archive {
     db_path: PathBuf,
     pool: Mutex<Vec<rusqlite::Connection>>,
     index: index::SearchIndex,
+    codec: std::sync::Arc<codec::Codec>,
     writer: Option<Mutex<write::Writer>>,
 }
 
@@ -113,11 +117,17 @@ impl Archive {
             index::WriterError::Busy => Error::Busy(dir.to_path_buf()),
             index::WriterError::Other(e) => e,
         })?;
+        let codec = std::sync::Arc::new(codec::Codec::default());
+        codec.load_current(&conn).map_err(|source| Error::Db {
+            path: db_path.clone(),
+            source,
+        })?;
         let mut archive = Archive {
             dir: dir.to_path_buf(),
             db_path,
             pool: Mutex::new(Vec::new()),
             index,
+            codec,
             writer: Some(Mutex::new(write::Writer { conn, index_writer })),
         };
         archive.sync_index()?;
@@ -137,6 +147,7 @@ impl Archive {
             db_path,
             pool: Mutex::new(vec![conn]),
             index,
+            codec: Default::default(),
             writer: None,
         })
     }

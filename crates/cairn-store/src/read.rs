@@ -6,6 +6,7 @@ use cairn_model::{Record, Span};
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
+use crate::codec::Codec;
 use crate::{Archive, Error, Result};
 
 /// Counts of what the archive holds.
@@ -60,6 +61,9 @@ pub struct Filters {
     pub killed_min: Option<u32>,
     /// Location inside `[west, south, east, north]` (degrees).
     pub bbox: Option<[f64; 4]>,
+    /// Appeared in a source whose uri starts with one of these prefixes.
+    #[serde(default)]
+    pub source: Vec<String>,
 }
 
 /// Result order.
@@ -90,6 +94,60 @@ pub struct SearchRequest {
     pub sort: Sort,
     /// Whether to count facets.
     pub facets: bool,
+    /// Whether to count matches per day, month or year.
+    pub histogram: bool,
+    /// Map zoom level (0 = whole world) at which to cluster located matches, if wanted.
+    pub geo_zoom: Option<u8>,
+}
+
+/// One bar of a date histogram.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Bucket {
+    /// The bucket as a date filter value (`2016`, `2016-11` or `2016-11-06`).
+    pub key: String,
+    /// Its first day.
+    pub from: String,
+    /// Its last day.
+    pub to: String,
+    /// Matching captions whose date starts in it.
+    pub count: u64,
+}
+
+/// Matches per period, over the dated matches of a search.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Histogram {
+    /// `day`, `month` or `year`: the finest that keeps the bars few.
+    pub interval: String,
+    /// Every period from the first to the last dated match, empty ones included.
+    pub buckets: Vec<Bucket>,
+    /// Matches with no date.
+    pub undated: u64,
+}
+
+/// Located matches grouped into one grid cell of the map.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GeoCell {
+    /// Mean latitude of the matches in the cell.
+    pub lat: f64,
+    /// Mean longitude.
+    pub lon: f64,
+    /// Matching captions located in the cell.
+    pub count: u64,
+    /// The matches' extent `[west, south, east, north]`, usable as a bbox filter.
+    pub bbox: [f64; 4],
+}
+
+/// Located matches clustered on a grid.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GeoGrid {
+    /// The zoom level asked for.
+    pub zoom: u8,
+    /// The grid's cell size in degrees.
+    pub cell_degrees: f64,
+    /// Cells with at least one match, most matches first.
+    pub cells: Vec<GeoCell>,
+    /// Matches with no coordinates.
+    pub unlocated: u64,
 }
 
 /// A facet value with the number of matching captions.
@@ -156,6 +214,29 @@ pub struct SearchResults {
     /// Facet counts over all matches, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub facets: Option<Facets>,
+    /// Matches per period, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram: Option<Histogram>,
+    /// Located matches on a grid, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geo: Option<GeoGrid>,
+}
+
+/// One caption as exports see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExportedCaption {
+    /// Caption id.
+    pub id: i64,
+    /// The canonical text.
+    pub text: String,
+    /// The extracted record of the canonical text.
+    pub record: Option<Record>,
+    /// Number of distinct texts.
+    pub variants: u64,
+    /// Number of occurrences across sources.
+    pub occurrences: u64,
+    /// Every distinct source it appeared in.
+    pub sources: Vec<SourceRef>,
 }
 
 /// A caption occurrence with its source.
@@ -245,29 +326,26 @@ impl Archive {
     /// Full-text search over captions.
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
         let query = self.index.build(&req.query, &req.filters)?;
-        let m = self
-            .index
-            .search(query.as_ref(), req.limit, req.offset, req.sort, req.facets)?;
-        let (ids, total, facets) = (m.hits, m.total, m.facets);
+        let m = self.index.search(query.as_ref(), req)?;
+        let (ids, total, facets, histogram, geo) = (m.hits, m.total, m.facets, m.histogram, m.geo);
         let limit = req.limit;
         self.with_conn(|c| {
             let mut hits = Vec::with_capacity(ids.len());
             for (id, score) in ids.into_iter().take(limit) {
                 let id = id as i64;
-                let Some((text, record)) = canonical(c, id).map_err(self.db_err())? else {
+                let Some((text, record)) = canonical(&self.codec, c, id).map_err(self.db_err())? else {
                     continue;
                 };
                 let sources = caption_sources(c, id).map_err(self.db_err())?;
                 let occurrences: i64 = c
-                    .query_row(
+                    .prepare_cached(
                         "SELECT count(*) FROM occurrence o JOIN variant v ON v.id = o.variant_id WHERE v.caption_id = ?1",
-                        [id],
-                        |r| r.get(0),
                     )
+                    .and_then(|mut s| s.query_row([id], |r| r.get(0)))
                     .map_err(self.db_err())?;
                 hits.push(Hit { id, text, score, occurrences: occurrences as u64, sources, record });
             }
-            Ok(SearchResults { total: total as u64, hits, facets })
+            Ok(SearchResults { total: total as u64, hits, facets, histogram, geo })
         })
     }
 
@@ -280,7 +358,7 @@ impl Archive {
     /// One caption with all its variants, occurrences and sources; `None` if no such id.
     pub fn caption(&self, id: i64) -> Result<Option<CaptionView>> {
         self.with_conn(|c| {
-            let Some((text, record)) = canonical(c, id).map_err(self.db_err())? else {
+            let Some((text, record)) = canonical(&self.codec, c, id).map_err(self.db_err())? else {
                 return Ok(None);
             };
             let mut stmt = c
@@ -412,6 +490,55 @@ impl Archive {
         })
     }
 
+    /// Calls `f` with every caption matching the query and filters of `req` (its
+    /// paging and sort are ignored), in id order, until `f` fails.
+    pub fn export<E: From<Error>>(
+        &self,
+        req: &SearchRequest,
+        mut f: impl FnMut(&ExportedCaption) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        let query = self.index.build(&req.query, &req.filters)?;
+        let ids = self.index.all_matches(query.as_ref())?;
+        let mut n = 0;
+        // Read in chunks, so a long export neither holds one read transaction for
+        // its whole run nor pays a round trip per statement.
+        for chunk in ids.chunks(512) {
+            let items = self.with_conn(|c| {
+                let mut out = Vec::with_capacity(chunk.len());
+                let mut counts = c
+                    .prepare_cached(
+                        "SELECT (SELECT count(*) FROM variant WHERE caption_id = ?1),
+                                (SELECT count(*) FROM occurrence o JOIN variant v ON v.id = o.variant_id
+                                 WHERE v.caption_id = ?1)",
+                    )
+                    .map_err(self.db_err())?;
+                for &id in chunk {
+                    let id = id as i64;
+                    let Some((text, record)) = canonical(&self.codec, c, id).map_err(self.db_err())? else {
+                        continue;
+                    };
+                    let (variants, occurrences): (i64, i64) = counts
+                        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+                        .map_err(self.db_err())?;
+                    out.push(ExportedCaption {
+                        id,
+                        text,
+                        record,
+                        variants: variants as u64,
+                        occurrences: occurrences as u64,
+                        sources: caption_sources(c, id).map_err(self.db_err())?,
+                    });
+                }
+                Ok(out)
+            })?;
+            for item in &items {
+                f(item)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+
     /// Source ids per caption, for many captions at once.
     pub fn sources_of(&self, ids: &[i64]) -> Result<BTreeMap<i64, Vec<SourceRef>>> {
         self.with_conn(|c| {
@@ -425,6 +552,7 @@ impl Archive {
 }
 
 fn canonical(
+    codec: &Codec,
     c: &rusqlite::Connection,
     id: i64,
 ) -> rusqlite::Result<Option<(String, Option<Record>)>> {
@@ -433,8 +561,10 @@ fn canonical(
     )?
     .query_row([id], |r| {
         let text: String = r.get(0)?;
-        let record: Option<String> = r.get(1)?;
-        Ok((text, record.and_then(|s| serde_json::from_str(&s).ok())))
+        let record = codec.decode(c, r.get_ref(1)?).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Blob, e.into())
+        })?;
+        Ok((text, record))
     })
     .optional()
 }

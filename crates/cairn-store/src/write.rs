@@ -4,6 +4,7 @@ use cairn_model::{Record, SourceKind, Span};
 use rusqlite::{OptionalExtension, params};
 use tantivy::IndexWriter;
 
+use crate::codec::{Codec, Dict, TRAIN_AT};
 use crate::index::IndexDoc;
 use crate::{Archive, Error, Result};
 
@@ -125,11 +126,23 @@ impl Archive {
         };
         let now = jiff::Timestamp::now().to_string();
         let mut summary = BatchSummary::default();
+        let codec = self.codec.clone();
         let w = self.writer_mut();
         let tx = w.conn.transaction().map_err(err)?;
         tx.execute("INSERT INTO batch (started_at) VALUES (?1)", [&now])
             .map_err(err)?;
         let seq = tx.last_insert_rowid();
+        // Records are packed with the archive's dictionary; the first batch that brings
+        // the archive to TRAIN_AT records trains it (inside this transaction, so the
+        // dictionary and the records packed with it commit together).
+        let mut trained: Option<std::sync::Arc<Dict>> = None;
+        let dict = match codec.current() {
+            Some(d) => Some(d),
+            None => {
+                trained = train_dictionary(&tx, sources, &now).map_err(err)?;
+                trained.clone()
+            }
+        };
         {
             let mut exists = tx
                 .prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
@@ -215,10 +228,8 @@ impl Archive {
                             v
                         }
                         None => {
-                            let record = o
-                                .record
-                                .as_ref()
-                                .map(|r| serde_json::to_string(r).unwrap_or_default());
+                            let record =
+                                o.record.as_ref().map(|r| Codec::encode(r, dict.as_deref()));
                             summary.variants_added += 1;
                             match clusterer.assign(&o.text) {
                                 Some(caption_id) => {
@@ -280,6 +291,9 @@ impl Archive {
         )
         .map_err(err)?;
         tx.commit().map_err(err)?;
+        if let Some(d) = trained {
+            codec.install(d);
+        }
         self.sync_index()?;
         Ok(summary)
     }
@@ -324,17 +338,27 @@ impl Archive {
                 .prepare(
                     "SELECT c.id,
                             (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
-                            (SELECT record FROM variant WHERE id = c.canonical_variant)
+                            (SELECT record FROM variant WHERE id = c.canonical_variant),
+                            (SELECT json_group_array(DISTINCT s.uri) FROM variant v
+                                JOIN occurrence o ON o.variant_id = v.id
+                                JOIN source s ON s.id = o.source_id
+                                WHERE v.caption_id = c.id)
                      FROM caption c WHERE c.seq > ?1",
                 )
                 .map_err(err)?;
+            let codec = &self.codec;
+            let conn = &w.conn;
             let rows = stmt
                 .query_map([from], |r| {
-                    let record: Option<String> = r.get(2)?;
+                    let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
+                    let sources: Option<String> = r.get(3)?;
                     Ok(IndexDoc {
                         id: r.get::<_, i64>(0)? as u64,
                         text: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
-                        record: record.and_then(|j| serde_json::from_str(&j).ok()),
+                        record,
+                        sources: sources
+                            .and_then(|j| serde_json::from_str(&j).ok())
+                            .unwrap_or_default(),
                     })
                 })
                 .map_err(err)?;
@@ -380,4 +404,50 @@ impl Archive {
         self.index.commit(&mut w.index_writer, -1)?;
         self.sync_index()
     }
+}
+
+/// Trains and stores the archive's record dictionary when the archive and this batch
+/// together reach [`TRAIN_AT`] records; `None` before that (or if zstd cannot train).
+fn train_dictionary(
+    tx: &rusqlite::Transaction<'_>,
+    sources: &[NewSource],
+    now: &str,
+) -> rusqlite::Result<Option<std::sync::Arc<Dict>>> {
+    let stored: i64 = tx.query_row("SELECT count(*) FROM variant", [], |r| r.get(0))?;
+    let incoming = sources
+        .iter()
+        .flat_map(|s| &s.occurrences)
+        .filter(|o| o.record.is_some())
+        .count();
+    if (stored as usize) + incoming < TRAIN_AT {
+        return Ok(None);
+    }
+    let mut samples: Vec<Vec<u8>> = Vec::new();
+    {
+        let mut stmt =
+            tx.prepare("SELECT record FROM variant WHERE typeof(record) = 'text' LIMIT 8000")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            samples.push(r.get::<_, String>(0)?.into_bytes());
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for o in sources.iter().flat_map(|s| &s.occurrences) {
+        if samples.len() >= 8000 {
+            break;
+        }
+        if let Some(r) = &o.record {
+            if seen.insert(o.key) {
+                samples.push(serde_json::to_vec(r).unwrap_or_default());
+            }
+        }
+    }
+    let Some(d) = Dict::train(&samples) else {
+        return Ok(None);
+    };
+    tx.execute(
+        "INSERT INTO record_dict (id, data, created_at) VALUES (?1, ?2, ?3)",
+        params![i64::from(d.id), d.bytes, now],
+    )?;
+    Ok(Some(std::sync::Arc::new(d)))
 }

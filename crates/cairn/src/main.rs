@@ -50,6 +50,9 @@ struct FilterArgs {
         allow_negative_numbers = true
     )]
     bbox: Option<Vec<f64>>,
+    /// Appeared in a source whose uri starts with this prefix (repeatable).
+    #[arg(long, value_name = "URI_PREFIX")]
+    source: Vec<String>,
 }
 
 impl FilterArgs {
@@ -76,6 +79,7 @@ impl FilterArgs {
             to: self.to.clone(),
             killed_min: self.killed_min,
             bbox,
+            source: self.source.clone(),
         })
     }
 }
@@ -151,9 +155,30 @@ enum Command {
         /// Count facets (agency, photographer, country, event type, year, place).
         #[arg(long)]
         facets: bool,
+        /// Count matches per day, month or year (chosen by the span of their dates).
+        #[arg(long)]
+        histogram: bool,
+        /// Cluster located matches on a map grid at this zoom (0 = 16 cells across the world).
+        #[arg(long, value_name = "ZOOM")]
+        geo_zoom: Option<u8>,
         /// As JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Export the captions a search matches (all of them for "") as JSON Lines, CSV,
+    /// GeoJSON, ACLED-style CSV, or one IPTC XMP sidecar per caption.
+    Export {
+        /// The query, as for `search`; "" (the default) for everything.
+        #[arg(default_value = "")]
+        query: String,
+        #[command(flatten)]
+        filters: FilterArgs,
+        /// jsonl, csv, geojson, acled-csv or xmp.
+        #[arg(long, default_value = "jsonl")]
+        format: String,
+        /// Output file (stdout when absent), or the directory for xmp sidecars.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
     },
     /// Show what the gazetteer resolves a place name to.
     Places {
@@ -218,9 +243,16 @@ enum Command {
     },
     /// Serve the JSON API.
     Serve {
-        /// Address to listen on.
+        /// Address to listen on (loopback by default; anything else exposes the archive).
         #[arg(long, default_value = "127.0.0.1:7878")]
         addr: String,
+        /// Enable `POST /api/ingest`, guarded by the bearer token in $CAIRN_INGEST_TOKEN
+        /// (at least 16 characters).
+        #[arg(long)]
+        allow_ingest: bool,
+        /// Seconds a request may take before it is stopped with a `timeout` error.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
     },
     /// Rebuild the search index from the database.
     Reindex,
@@ -297,6 +329,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             offset,
             sort,
             facets,
+            histogram,
+            geo_zoom,
             json,
         } => {
             let req = SearchRequest {
@@ -306,6 +340,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 offset,
                 sort: parse_sort(&sort)?,
                 facets,
+                histogram,
+                geo_zoom,
             };
             let a = Archive::open_reader(&data)?;
             let r = a.search(&req)?;
@@ -314,6 +350,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 print_results(&r);
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export {
+            query,
+            filters,
+            format,
+            out,
+        } => {
+            let format: cairn_export::Format = format.parse().map_err(anyhow::Error::msg)?;
+            let req = SearchRequest {
+                query,
+                filters: filters.to_filters()?,
+                ..SearchRequest::default()
+            };
+            let a = Archive::open_reader(&data)?;
+            export(&a, &req, format, out.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Places { name, json } => places(&name, json),
@@ -384,9 +436,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if no_serve {
                 return Ok(ExitCode::SUCCESS);
             }
-            serve(&data, &addr)
+            serve(&data, &addr, &cairn_server::ServeOptions::default())
         }
-        Command::Serve { addr } => serve(&data, &addr),
+        Command::Serve {
+            addr,
+            allow_ingest,
+            timeout,
+        } => {
+            let ingest_token = if allow_ingest {
+                let t = std::env::var("CAIRN_INGEST_TOKEN").unwrap_or_default();
+                if t.len() < 16 {
+                    bail!(
+                        "--allow-ingest needs a bearer token of at least 16 characters in $CAIRN_INGEST_TOKEN"
+                    );
+                }
+                Some(t)
+            } else {
+                None
+            };
+            if !(timeout > 0.0 && timeout <= 3600.0) {
+                bail!("--timeout takes seconds between 0 and 3600");
+            }
+            let opts = cairn_server::ServeOptions {
+                ingest_token,
+                timeout: Duration::from_secs_f64(timeout),
+            };
+            serve(&data, &addr, &opts)
+        }
         Command::Check { repair, json } => {
             let mut rep = Archive::open_reader(&data)?.check()?;
             if repair && !rep.ok() {
@@ -428,6 +504,67 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// Writes an export; a file is written beside its final name and renamed at the end, so
+/// an interrupted export never leaves a truncated file under that name.
+fn export(
+    a: &Archive,
+    req: &SearchRequest,
+    format: cairn_export::Format,
+    out: Option<&Path>,
+) -> Result<()> {
+    let g = Gazetteer::bundled();
+    if format.is_directory() {
+        let Some(dir) = out else {
+            bail!("--format xmp writes one file per caption: give a directory with --out");
+        };
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let n = a.export(req, |c| cairn_export::write_xmp(dir, c, &g).map(|_| ()))?;
+        eprintln!("wrote {n} XMP sidecars to {}", dir.display());
+        return Ok(());
+    }
+    match out {
+        None => {
+            let stdout = std::io::stdout().lock();
+            let mut e = cairn_export::Exporter::new(
+                format,
+                std::io::BufWriter::new(stdout),
+                &g,
+                "standard output",
+            )?;
+            a.export(req, |c| e.write(c).map(|_| ()))?;
+            let n = e.finish()?;
+            eprintln!("exported {n} captions");
+        }
+        Some(path) => {
+            let tmp = path.with_file_name(format!(
+                ".{}.partial",
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            ));
+            let file = std::fs::File::create(&tmp)
+                .with_context(|| format!("creating {}", tmp.display()))?;
+            let name = path.display().to_string();
+            let mut e =
+                cairn_export::Exporter::new(format, std::io::BufWriter::new(file), &g, &name)?;
+            let result = a
+                .export(req, |c| e.write(c).map(|_| ()))
+                .and_then(|_| e.finish());
+            let n = match result {
+                Ok(n) => n,
+                Err(err) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(err.into());
+                }
+            };
+            std::fs::rename(&tmp, path)
+                .with_context(|| format!("renaming {} to {}", tmp.display(), name))?;
+            eprintln!("exported {n} captions to {name}");
+        }
+    }
+    Ok(())
+}
+
 fn print_results(r: &cairn_store::SearchResults) {
     println!("{} captions match", r.total);
     for h in &r.hits {
@@ -447,6 +584,23 @@ fn print_results(r: &cairn_store::SearchResults) {
             h.occurrences
         );
         println!("  {}", h.text);
+    }
+    if let Some(h) = &r.histogram {
+        println!("\nby {} ({} undated)", h.interval, h.undated);
+        let max = h.buckets.iter().map(|b| b.count).max().unwrap_or(0).max(1);
+        for b in &h.buckets {
+            let bar = "#".repeat(((b.count * 40).div_ceil(max)) as usize);
+            println!("  {:<10} {:>7} {bar}", b.key, b.count);
+        }
+    }
+    if let Some(geo) = &r.geo {
+        println!(
+            "\nmap at zoom {} ({}° cells, {} unlocated)",
+            geo.zoom, geo.cell_degrees, geo.unlocated
+        );
+        for c in geo.cells.iter().take(20) {
+            println!("  {:>8.3} {:>8.3} {:>7}", c.lat, c.lon, c.count);
+        }
     }
     if let Some(f) = &r.facets {
         let g = Gazetteer::bundled();
@@ -482,25 +636,7 @@ fn print_results(r: &cairn_store::SearchResults) {
 
 fn places(name: &str, json: bool) -> Result<ExitCode> {
     let g = Gazetteer::bundled();
-    let rows: Vec<serde_json::Value> = g
-        .matches(name)
-        .iter()
-        .take(20)
-        .map(|&i| {
-            let e = g.entry(i);
-            let within: Vec<String> = g
-                .path(i)
-                .iter()
-                .rev()
-                .skip(1)
-                .map(|&p| g.entry(p).name.clone())
-                .collect();
-            serde_json::json!({
-                "id": e.id, "name": e.name, "kind": e.kind.as_str(), "country": e.country,
-                "lat": e.lat, "lon": e.lon, "population": e.population, "within": within,
-            })
-        })
-        .collect();
+    let rows = cairn_server::place_matches(&g, name, 20);
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);
@@ -509,25 +645,24 @@ fn places(name: &str, json: bool) -> Result<ExitCode> {
         println!("{name:?} is not in the gazetteer");
         return Ok(ExitCode::FAILURE);
     }
-    for (k, r) in rows.iter().enumerate() {
-        let within: Vec<&str> = r["within"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
-            .unwrap_or_default();
+    for r in &rows {
         println!(
             "{}{} [{}] {} ({:.4}, {:.4}) in {}",
-            if k == 0 { "* " } else { "  " },
-            r["name"].as_str().unwrap_or(""),
-            r["kind"].as_str().unwrap_or(""),
-            r["id"].as_str().unwrap_or(""),
-            r["lat"].as_f64().unwrap_or(0.0),
-            r["lon"].as_f64().unwrap_or(0.0),
-            if within.is_empty() {
+            if r.best { "* " } else { "  " },
+            r.name,
+            r.kind,
+            r.id,
+            r.lat,
+            r.lon,
+            if r.within.is_empty() {
                 "-".to_string()
             } else {
-                within.join(", ")
+                r.within.join(", ")
             }
         );
+    }
+    if !rows.iter().any(|r| r.best) {
+        println!("(no exact match: a filter on {name:?} would be refused)");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -727,7 +862,7 @@ fn dedup(files: &[PathBuf], threshold: f32) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn serve(data: &Path, addr: &str) -> Result<ExitCode> {
+fn serve(data: &Path, addr: &str, opts: &cairn_server::ServeOptions) -> Result<ExitCode> {
     let archive = Arc::new(Archive::open_reader(data)?);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -739,7 +874,7 @@ fn serve(data: &Path, addr: &str) -> Result<ExitCode> {
         let local = listener.local_addr()?;
         println!("cairn is serving {} at http://{local}/", data.display());
         std::io::stdout().flush()?;
-        cairn_server::serve(listener, archive).await?;
+        cairn_server::serve(listener, archive, opts).await?;
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)

@@ -163,3 +163,108 @@ fn extract_prints_one_record_per_caption_in_order() {
     assert_eq!(first["date"]["value"], "2016-11-06");
     assert_eq!(first["location"]["name"], "Aleppo");
 }
+
+#[test]
+fn histogram_and_map_cover_every_match_once() {
+    let Some(shared) = shared() else { return };
+    let d = seeded_archive(&shared);
+    let d = d.path();
+    let r = json(cairn(d).args([
+        "search",
+        "",
+        "--histogram",
+        "--geo-zoom",
+        "6",
+        "--json",
+        "--limit",
+        "1",
+    ]));
+    let h = &r["histogram"];
+    // The seeds run from December 2012 to November 2016: months.
+    assert_eq!(h["interval"], "month");
+    let buckets = h["buckets"].as_array().unwrap();
+    assert_eq!(buckets.first().unwrap()["key"], "2012-12");
+    assert_eq!(buckets.last().unwrap()["key"], "2016-11");
+    assert_eq!(buckets.len(), 48, "empty months between are bars too");
+    let dated: u64 = buckets.iter().map(|b| b["count"].as_u64().unwrap()).sum();
+    assert_eq!(dated + h["undated"].as_u64().unwrap(), 17);
+    // Each bar's own range as a date filter finds exactly its count.
+    for b in buckets.iter().filter(|b| b["count"].as_u64().unwrap() > 0) {
+        let (from, to) = (b["from"].as_str().unwrap(), b["to"].as_str().unwrap());
+        assert_eq!(
+            total(d, &["--from", from, "--to", to]),
+            b["count"].as_u64().unwrap(),
+            "bar {}",
+            b["key"]
+        );
+    }
+    // Within November 2016 the bars are days.
+    let r = json(cairn(d).args([
+        "search",
+        "",
+        "--histogram",
+        "--from",
+        "2016-11",
+        "--to",
+        "2016-11",
+        "--json",
+    ]));
+    assert_eq!(r["histogram"]["interval"], "day");
+
+    let geo = &r["geo"];
+    assert!(geo.is_null(), "no map unless asked");
+    let r = json(cairn(d).args(["search", "", "--geo-zoom", "6", "--json"]));
+    let geo = &r["geo"];
+    assert_eq!(geo["cell_degrees"], 0.3515625);
+    let cells = geo["cells"].as_array().unwrap();
+    let located: u64 = cells.iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert_eq!(located + geo["unlocated"].as_u64().unwrap(), 17);
+    // A cell's extent as a bbox filter finds at least its captions (a neighbouring
+    // cell's captions can fall inside the extent too, never fewer).
+    for c in cells {
+        let b: Vec<String> = c["bbox"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap().to_string())
+            .collect();
+        let n = total(d, &["--bbox", &b.join(",")]);
+        assert!(n >= c["count"].as_u64().unwrap(), "cell {c}");
+    }
+    // Aleppo and Damascus are 300 km apart: different cells at this zoom.
+    assert!(cells.len() >= 2);
+}
+
+#[test]
+fn source_prefix_filter() {
+    let Some(shared) = shared() else { return };
+    let d = seeded_archive(&shared);
+    let d = d.path();
+    let seeds = std::fs::canonicalize(shared.join("seeds")).unwrap();
+    let prefix = format!("file://{}/000_", seeds.display());
+    let n000 = total(d, &["--source", &prefix]);
+    let prefix3 = format!("file://{}/003_", seeds.display());
+    let n003 = total(d, &["--source", &prefix3]);
+    assert!(n000 > 0 && n003 > 0);
+    assert!(n000 < 17 && n003 < 17);
+    assert_eq!(
+        total(d, &["--source", &format!("file://{}/", seeds.display())]),
+        17
+    );
+    assert_eq!(total(d, &["--source", "https://nowhere.example/"]), 0);
+    // Captions shown on page 000: the same number the page's own record lists.
+    let page = json(cairn(d).args(["search", "", "--json", "--limit", "50"]));
+    let on_000 = page["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| {
+            h["sources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["uri"].as_str().unwrap().starts_with(&prefix))
+        })
+        .count() as u64;
+    assert_eq!(n000, on_000);
+}

@@ -1,0 +1,189 @@
+//! The OpenAPI 3.1 description of the JSON API, served at `/api/openapi.json`. A test
+//! in tests/router.rs sends a request to every path and method listed here and checks
+//! that each one is a route.
+
+use serde_json::{Value, json};
+
+fn param(name: &str, description: &str, schema: Value) -> Value {
+    json!({ "name": name, "in": "query", "required": false, "description": description, "schema": schema })
+}
+
+fn search_params() -> Vec<Value> {
+    let s = json!({ "type": "string" });
+    vec![
+        param(
+            "q",
+            "Full-text query: words, \"phrases\", AND/OR, -exclusions; empty matches everything",
+            s.clone(),
+        ),
+        param(
+            "agency",
+            "Agency or distributor; comma-separated alternatives",
+            s.clone(),
+        ),
+        param(
+            "photographer",
+            "Photographer; comma-separated alternatives",
+            s.clone(),
+        ),
+        param(
+            "place",
+            "Place name or gazetteer id: captions located in it or inside it; comma-separated",
+            s.clone(),
+        ),
+        param(
+            "country",
+            "ISO 3166-1 alpha-2 code of the location; comma-separated",
+            s.clone(),
+        ),
+        param("event", "ACLED sub-event type; comma-separated", s.clone()),
+        param(
+            "from",
+            "Earliest date, YYYY, YYYY-MM or YYYY-MM-DD (the caption's whole date must lie on or after it)",
+            s.clone(),
+        ),
+        param("to", "Latest date, same forms", s.clone()),
+        param(
+            "killed_min",
+            "At least this many killed",
+            json!({ "type": "integer", "minimum": 0 }),
+        ),
+        param("bbox", "west,south,east,north in degrees", s.clone()),
+        param("source", "A source uri prefix", s.clone()),
+        param(
+            "sort",
+            "relevance (default), date (oldest first) or -date",
+            json!({ "type": "string", "enum": ["relevance", "date", "-date"] }),
+        ),
+    ]
+}
+
+fn error_response(description: &str) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } })
+}
+
+fn ok_json(description: &str) -> Value {
+    json!({ "description": description, "content": { "application/json": { "schema": { "type": "object" } } } })
+}
+
+/// The OpenAPI document.
+pub fn openapi() -> Value {
+    let mut search = search_params();
+    search.extend([
+        param(
+            "facets",
+            "1 to count facets (agency, photographer, country, event_type, year, place)",
+            json!({ "type": "string", "enum": ["0", "1", "true", "false"] }),
+        ),
+        param(
+            "histogram",
+            "1 for matches per day, month or year",
+            json!({ "type": "string", "enum": ["0", "1", "true", "false"] }),
+        ),
+        param(
+            "zoom",
+            "Map zoom (0 = 16 cells across the world) at which to cluster located matches",
+            json!({ "type": "integer", "minimum": 0, "maximum": 20 }),
+        ),
+        param(
+            "limit",
+            "Hits per page (at most 200)",
+            json!({ "type": "integer", "minimum": 0, "maximum": 200, "default": 20 }),
+        ),
+        param(
+            "offset",
+            "Hits to skip (offset + limit at most 10000)",
+            json!({ "type": "integer", "minimum": 0, "default": 0 }),
+        ),
+    ]);
+    let mut export = search_params();
+    export.push(param(
+        "format",
+        "jsonl (default), csv, geojson or acled-csv",
+        json!({ "type": "string", "enum": ["jsonl", "csv", "geojson", "acled-csv"] }),
+    ));
+    let id =
+        json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "cairn",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}."
+        },
+        "paths": {
+            "/api/search": { "get": {
+                "summary": "Search captions: hits, total, and on request facets, a date histogram and a map grid, in one call",
+                "parameters": search,
+                "responses": { "200": ok_json("Results"), "400": error_response("Bad parameters"), "503": error_response("The query took too long") }
+            }},
+            "/api/export": { "get": {
+                "summary": "Every caption a search matches (at most 100000), streamed in an export format",
+                "parameters": export,
+                "responses": {
+                    "200": { "description": "The export", "content": {
+                        "application/x-ndjson": {}, "text/csv": {}, "application/geo+json": {} } },
+                    "400": error_response("Bad parameters or format"),
+                    "413": error_response("Too many matches for one export")
+                }
+            }},
+            "/api/captions/{id}": { "get": {
+                "summary": "A caption with its record, every variant and every occurrence with its source",
+                "parameters": id,
+                "responses": { "200": ok_json("The caption"), "400": error_response("Not an id"), "404": error_response("No such caption") }
+            }},
+            "/api/sources/{id}": { "get": {
+                "summary": "A source's metadata, its text and its captions' spans",
+                "parameters": id,
+                "responses": { "200": ok_json("The source"), "400": error_response("Not an id"), "404": error_response("No such source") }
+            }},
+            "/api/places": { "get": {
+                "summary": "What the gazetteer resolves a name to",
+                "parameters": [ { "name": "q", "in": "query", "required": true, "schema": { "type": "string" } } ],
+                "responses": { "200": ok_json("Matches, the one filters use marked best"), "400": error_response("Missing q") }
+            }},
+            "/api/stats": { "get": {
+                "summary": "Counts of what the archive holds",
+                "responses": { "200": ok_json("Counts") }
+            }},
+            "/api/ingest": { "post": {
+                "summary": "Store one page (plain text, captions separated by blank lines). Only when the server runs with --allow-ingest",
+                "security": [ { "bearer": [] } ],
+                "parameters": [ { "name": "uri", "in": "query", "required": false, "schema": { "type": "string" } } ],
+                "requestBody": { "required": true, "content": { "text/plain": { "schema": { "type": "string" } } } },
+                "responses": {
+                    "200": ok_json("What the batch added"),
+                    "400": error_response("Not a text page"),
+                    "401": error_response("Missing or wrong token"),
+                    "404": error_response("Ingest is not enabled"),
+                    "413": error_response("Body over 16 MiB")
+                }
+            }},
+            "/api/openapi.json": { "get": {
+                "summary": "This document",
+                "responses": { "200": ok_json("OpenAPI 3.1") }
+            }},
+            "/healthz": { "get": {
+                "summary": "Liveness",
+                "responses": { "200": ok_json("{\"status\": \"ok\"}") }
+            }}
+        },
+        "components": {
+            "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } },
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": { "error": {
+                        "type": "object",
+                        "required": ["code", "message"],
+                        "properties": {
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "timeout", "too_large", "internal"] },
+                            "message": { "type": "string" }
+                        }
+                    }}
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,349 @@
+//! The date histogram and the map grid of a search, counted from the index's fast
+//! fields in the same pass as the hits and facets.
+
+use rustc_hash::FxHashMap;
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::Column;
+use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
+
+use crate::index::epoch_date;
+use crate::read::{Bucket, GeoCell, GeoGrid, Histogram};
+
+/// The most cells one answer carries (the busiest ones).
+const MAX_CELLS: usize = 10_000;
+/// A histogram spanning at most this many days counts days.
+const MAX_DAY_SPAN: i64 = 62;
+/// A histogram spanning at most this many days counts months (else years).
+const MAX_MONTH_SPAN: i64 = 6 * 366;
+/// Zoom levels beyond this are treated as this one.
+pub(crate) const MAX_ZOOM: u8 = 20;
+
+/// The cell size in degrees at a zoom level: 16 cells across the world at zoom 0,
+/// twice as many at each level.
+pub(crate) fn cell_degrees(zoom: u8) -> f64 {
+    360.0 / (16.0 * f64::from(1u32 << zoom.min(MAX_ZOOM)))
+}
+
+/// What to count.
+pub(crate) struct Aggregate {
+    pub histogram: bool,
+    pub cell: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CellAcc {
+    n: u64,
+    lat: f64,
+    lon: f64,
+    west: f64,
+    south: f64,
+    east: f64,
+    north: f64,
+}
+
+impl CellAcc {
+    fn new() -> Self {
+        CellAcc {
+            n: 0,
+            lat: 0.0,
+            lon: 0.0,
+            west: f64::INFINITY,
+            south: f64::INFINITY,
+            east: f64::NEG_INFINITY,
+            north: f64::NEG_INFINITY,
+        }
+    }
+
+    fn add(&mut self, lat: f64, lon: f64) {
+        self.n += 1;
+        self.lat += lat;
+        self.lon += lon;
+        self.west = self.west.min(lon);
+        self.east = self.east.max(lon);
+        self.south = self.south.min(lat);
+        self.north = self.north.max(lat);
+    }
+
+    fn merge(&mut self, o: &CellAcc) {
+        self.n += o.n;
+        self.lat += o.lat;
+        self.lon += o.lon;
+        self.west = self.west.min(o.west);
+        self.east = self.east.max(o.east);
+        self.south = self.south.min(o.south);
+        self.north = self.north.max(o.north);
+    }
+}
+
+/// Counts from one or more segments.
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    days: FxHashMap<i64, u64>,
+    undated: u64,
+    cells: FxHashMap<(i32, i32), CellAcc>,
+    unlocated: u64,
+}
+
+impl Counts {
+    fn merge(&mut self, o: Counts) {
+        for (d, n) in o.days {
+            *self.days.entry(d).or_default() += n;
+        }
+        self.undated += o.undated;
+        for (k, c) in o.cells {
+            self.cells.entry(k).or_insert_with(CellAcc::new).merge(&c);
+        }
+        self.unlocated += o.unlocated;
+    }
+
+    /// The histogram: days, months or years from the first to the last dated match.
+    pub fn histogram(&self) -> Histogram {
+        let (Some(&min), Some(&max)) = (self.days.keys().min(), self.days.keys().max()) else {
+            return Histogram {
+                interval: "day".into(),
+                buckets: Vec::new(),
+                undated: self.undated,
+            };
+        };
+        let span = max - min;
+        let interval = if span <= MAX_DAY_SPAN {
+            Interval::Day
+        } else if span <= MAX_MONTH_SPAN {
+            Interval::Month
+        } else {
+            Interval::Year
+        };
+        let mut buckets: Vec<Bucket> = Vec::new();
+        let mut day = epoch_date(min);
+        let last = epoch_date(max);
+        while day <= last {
+            let (from, to) = interval.period(day);
+            buckets.push(Bucket {
+                key: interval.key(from),
+                from: from.to_string(),
+                to: to.to_string(),
+                count: 0,
+            });
+            match to.tomorrow() {
+                Ok(next) => day = next,
+                Err(_) => break,
+            }
+        }
+        // Bucket starts in order, to place each day by binary search.
+        let starts: Vec<jiff::civil::Date> = buckets
+            .iter()
+            .map(|b| b.from.parse().unwrap_or(jiff::civil::Date::MIN))
+            .collect();
+        for (&d, &n) in &self.days {
+            let date = epoch_date(d);
+            let i = starts.partition_point(|s| *s <= date).saturating_sub(1);
+            if let Some(b) = buckets.get_mut(i) {
+                b.count += n;
+            }
+        }
+        Histogram {
+            interval: interval.name().into(),
+            buckets,
+            undated: self.undated,
+        }
+    }
+
+    /// The map grid at a zoom level.
+    pub fn grid(&self, zoom: u8) -> GeoGrid {
+        let mut cells: Vec<GeoCell> = self
+            .cells
+            .values()
+            .map(|c| GeoCell {
+                lat: c.lat / c.n as f64,
+                lon: c.lon / c.n as f64,
+                count: c.n,
+                bbox: [c.west, c.south, c.east, c.north],
+            })
+            .collect();
+        cells.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(a.lat.total_cmp(&b.lat))
+                .then(a.lon.total_cmp(&b.lon))
+        });
+        cells.truncate(MAX_CELLS);
+        GeoGrid {
+            zoom: zoom.min(MAX_ZOOM),
+            cell_degrees: cell_degrees(zoom),
+            cells,
+            unlocated: self.unlocated,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Interval {
+    Day,
+    Month,
+    Year,
+}
+
+impl Interval {
+    fn name(self) -> &'static str {
+        match self {
+            Interval::Day => "day",
+            Interval::Month => "month",
+            Interval::Year => "year",
+        }
+    }
+
+    fn period(self, d: jiff::civil::Date) -> (jiff::civil::Date, jiff::civil::Date) {
+        match self {
+            Interval::Day => (d, d),
+            Interval::Month => (d.first_of_month(), d.last_of_month()),
+            Interval::Year => (d.first_of_year(), d.last_of_year()),
+        }
+    }
+
+    fn key(self, from: jiff::civil::Date) -> String {
+        match self {
+            Interval::Day => from.to_string(),
+            Interval::Month => format!("{:04}-{:02}", from.year(), from.month()),
+            Interval::Year => format!("{:04}", from.year()),
+        }
+    }
+}
+
+pub(crate) struct SegmentCounts {
+    date: Option<Column<i64>>,
+    lat: Option<Column<f64>>,
+    lon: Option<Column<f64>>,
+    cell: Option<f64>,
+    counts: Counts,
+}
+
+impl SegmentCollector for SegmentCounts {
+    type Fruit = Counts;
+
+    fn collect(&mut self, doc: DocId, _score: Score) {
+        if let Some(col) = &self.date {
+            match col.first(doc) {
+                Some(d) => *self.counts.days.entry(d).or_default() += 1,
+                None => self.counts.undated += 1,
+            }
+        }
+        if let (Some(cell), Some(lat_col), Some(lon_col)) = (self.cell, &self.lat, &self.lon) {
+            match (lat_col.first(doc), lon_col.first(doc)) {
+                (Some(lat), Some(lon)) => {
+                    let key = (
+                        ((lon + 180.0) / cell).floor() as i32,
+                        ((lat + 90.0) / cell).floor() as i32,
+                    );
+                    self.counts
+                        .cells
+                        .entry(key)
+                        .or_insert_with(CellAcc::new)
+                        .add(lat, lon);
+                }
+                _ => self.counts.unlocated += 1,
+            }
+        }
+    }
+
+    fn harvest(self) -> Counts {
+        self.counts
+    }
+}
+
+impl Collector for Aggregate {
+    type Fruit = Counts;
+    type Child = SegmentCounts;
+
+    fn for_segment(
+        &self,
+        _segment_local_id: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<SegmentCounts> {
+        let ff = segment.fast_fields();
+        let (lat, lon) = if self.cell.is_some() {
+            (Some(ff.f64("lat")?), Some(ff.f64("lon")?))
+        } else {
+            (None, None)
+        };
+        Ok(SegmentCounts {
+            date: if self.histogram {
+                Some(ff.i64("date_start")?)
+            } else {
+                None
+            },
+            lat,
+            lon,
+            cell: self.cell,
+            counts: Counts::default(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Counts>) -> tantivy::Result<Counts> {
+        let mut all = Counts::default();
+        for f in fruits {
+            all.merge(f);
+        }
+        Ok(all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::epoch_days;
+
+    fn counts(days: &[(&str, u64)]) -> Counts {
+        let mut c = Counts::default();
+        for (d, n) in days {
+            c.days.insert(epoch_days(d.parse().unwrap()), *n);
+        }
+        c
+    }
+
+    #[test]
+    fn short_spans_count_days_with_empty_days_between() {
+        let h = counts(&[("2016-11-06", 2), ("2016-11-09", 1)]).histogram();
+        assert_eq!(h.interval, "day");
+        let keys: Vec<_> = h
+            .buckets
+            .iter()
+            .map(|b| (b.key.as_str(), b.count))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("2016-11-06", 2),
+                ("2016-11-07", 0),
+                ("2016-11-08", 0),
+                ("2016-11-09", 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn longer_spans_count_months_then_years() {
+        let h = counts(&[("2016-01-31", 1), ("2016-03-01", 2), ("2016-12-31", 4)]).histogram();
+        assert_eq!(h.interval, "month");
+        assert_eq!(h.buckets.len(), 12);
+        assert_eq!(h.buckets[0].from, "2016-01-01");
+        assert_eq!(h.buckets[0].to, "2016-01-31");
+        assert_eq!(h.buckets[2].count, 2);
+        assert_eq!(h.buckets[11].count, 4);
+        assert_eq!(h.buckets.iter().map(|b| b.count).sum::<u64>(), 7);
+        let h = counts(&[("1999-05-01", 1), ("2016-03-01", 2)]).histogram();
+        assert_eq!(h.interval, "year");
+        assert_eq!(h.buckets.len(), 18);
+        assert_eq!(h.buckets[17].key, "2016");
+    }
+
+    #[test]
+    fn cells_halve_with_each_zoom() {
+        assert_eq!(cell_degrees(0), 22.5);
+        assert_eq!(cell_degrees(1), 11.25);
+        assert_eq!(cell_degrees(200), cell_degrees(MAX_ZOOM));
+    }
+}
