@@ -1,20 +1,33 @@
-//! Readers that turn what users have (files, directories, stdin) into [`Document`]s:
-//! the exact bytes with their sha256, and the decoded text that spans refer to.
+//! Readers that turn what users have (plain text, HTML pages, WARC files, JSON Lines,
+//! photographs with IPTC/XMP; any of them gzip- or zstd-compressed) into sources:
+//! the exact bytes with their sha256, and the text that spans refer to.
 //!
-//! Readers never fail a whole run for one bad file: each file gives either a document
-//! (possibly with warnings) or an [`Error`] that names the file and the problem.
+//! Reading has two steps. [`read_input`] opens a file (format by content, not by
+//! name), undoes compression and splits containers (a WARC's responses, a JSON Lines
+//! file's lines) into [`RawSource`]s, streaming. [`render`] turns one raw source into a
+//! [`Document`]: decoded text, the captions found in it with their spans, embedded
+//! fields. Rendering is deterministic, so the text spans count in can always be
+//! rebuilt from the stored bytes.
+//!
+//! Readers never fail a whole run for one bad input: each gives sources (possibly with
+//! warnings) or an [`Error`] that names the file and the problem.
 #![warn(missing_docs)]
 
 mod decode;
+mod detect;
+pub mod html;
+pub mod image;
 mod walk;
+pub mod warc;
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use cairn_model::{Document, SourceKind};
+use cairn_model::{Document, Embedded, Segment, SourceKind, Span};
 use sha2::{Digest, Sha256};
 
 pub use decode::{Decoded, decode_text, sniff_binary};
+pub use detect::{Format, detect};
 pub use walk::{Input, expand_paths};
 
 /// The largest source read whole (bigger files are refused with a clear error).
@@ -46,6 +59,14 @@ pub enum Error {
         /// What it looks like.
         what: String,
     },
+    /// The input could not be decoded (damaged compression, bad JSON line...).
+    #[error("{path}: {message}")]
+    Bad {
+        /// The file (and where in it).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The file is larger than [`MAX_SOURCE_BYTES`].
     #[error("{path}: {size} bytes is over the limit of {limit} bytes for one source")]
     TooLarge {
@@ -74,7 +95,45 @@ pub fn file_uri(path: &Path) -> String {
     format!("file://{}", abs.display())
 }
 
-/// Reads one file as a plain-text page.
+/// How to read JSON Lines.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// The field holding the caption text.
+    pub text_field: String,
+    /// The field holding the page's uri, if any.
+    pub uri_field: Option<String>,
+    /// The field holding the photograph's date, if any (taken over the text's date).
+    pub date_field: Option<String>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            text_field: "caption".into(),
+            uri_field: Some("uri".into()),
+            date_field: Some("date".into()),
+        }
+    }
+}
+
+/// A source as read from its container, before rendering.
+#[derive(Debug, Clone)]
+pub struct RawSource {
+    /// Where it came from.
+    pub uri: String,
+    /// What error messages call it (the file, and the record or line inside it).
+    pub name: String,
+    /// How to render it.
+    pub kind: SourceKind,
+    /// The exact bytes kept in the archive.
+    pub bytes: Vec<u8>,
+    /// Lowercase hex sha256 of `bytes`.
+    pub sha256: String,
+    /// Where inside a container it came from, and how to read it again (JSON).
+    pub origin: Option<String>,
+}
+
+/// Reads one file as one plain-text page (no format detection; see [`read_input`]).
 pub fn read_file(path: &Path) -> Result<Document> {
     let name = path.display().to_string();
     let io = |source| Error::Io {
@@ -115,30 +174,392 @@ pub fn read_stdin() -> Result<Document> {
 
 /// Builds a plain-text document from bytes; `name` is what error messages call it.
 pub fn document_from_bytes(uri: String, name: &str, bytes: Vec<u8>) -> Result<Document> {
-    if bytes.is_empty() {
-        return Err(Error::Empty { path: name.into() });
-    }
-    if let Some(what) = sniff_binary(&bytes) {
-        return Err(Error::Binary {
+    let sha256 = sha256_hex(&bytes);
+    render(RawSource {
+        uri,
+        name: name.into(),
+        kind: SourceKind::Text,
+        bytes,
+        sha256,
+        origin: None,
+    })
+}
+
+/// Reads all of `r` up to `limit` bytes; over it is an error naming `name`.
+fn read_limited(r: impl Read, name: &str, limit: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Bad {
             path: name.into(),
-            what,
+            message: format!("cannot read: {e}"),
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge {
+            path: name.into(),
+            size: bytes.len() as u64,
+            limit,
         });
     }
-    let Decoded {
-        text,
-        encoding,
-        warnings,
-    } = decode_text(&bytes);
-    let sha256 = sha256_hex(&bytes);
+    Ok(bytes)
+}
+
+/// Reads one input: detects its format by content, undoes gzip/zstd (bounded: a
+/// decompression bomb stops at [`MAX_SOURCE_BYTES`] per source), and calls `emit` with
+/// each source it holds, in order, until `emit` returns false.
+pub fn read_input(
+    input: &Input,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+) {
+    let (name, uri, reader): (String, String, Box<dyn Read>) = match input {
+        Input::Stdin => (
+            "<stdin>".into(),
+            "stdin:".into(),
+            Box::new(std::io::stdin()),
+        ),
+        Input::File(p) => {
+            let name = p.display().to_string();
+            match std::fs::File::open(p) {
+                Ok(f) => (name, file_uri(p), Box::new(f)),
+                Err(source) => {
+                    emit(Err(Error::Io { path: name, source }));
+                    return;
+                }
+            }
+        }
+    };
+    read_stream(reader, &name, &uri, opts, emit, 0);
+}
+
+fn read_stream(
+    reader: Box<dyn Read>,
+    name: &str,
+    uri: &str,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+    depth: u8,
+) {
+    let mut r = BufReader::with_capacity(256 * 1024, reader);
+    let head = match r.fill_buf() {
+        Ok(h) => h.to_vec(),
+        Err(source) => {
+            emit(Err(Error::Io {
+                path: name.into(),
+                source,
+            }));
+            return;
+        }
+    };
+    if head.is_empty() {
+        emit(Err(Error::Empty { path: name.into() }));
+        return;
+    }
+    let format = detect(&head);
+    match format {
+        Format::Gzip | Format::Zstd if depth < 2 => {
+            // A gzip WARC is read member by member (a damaged record costs only itself).
+            if format == Format::Gzip {
+                let mut probe = flate2::bufread::GzDecoder::new(&head[..]);
+                let mut inner = [0u8; 8];
+                let n = probe.read(&mut inner).unwrap_or(0);
+                if detect(&inner[..n]) == Format::Warc {
+                    read_warc_seekable(r, true, name, depth == 0, emit);
+                    return;
+                }
+                let dec = flate2::bufread::MultiGzDecoder::new(r);
+                read_stream(Box::new(dec), name, uri, opts, emit, depth + 1);
+            } else {
+                match zstd::stream::read::Decoder::with_buffer(r) {
+                    Ok(dec) => read_stream(Box::new(dec), name, uri, opts, emit, depth + 1),
+                    Err(e) => {
+                        emit(Err(Error::Bad {
+                            path: name.into(),
+                            message: format!("not a readable zstd stream: {e}"),
+                        }));
+                    }
+                }
+            }
+        }
+        Format::Gzip | Format::Zstd => {
+            emit(Err(Error::Bad {
+                path: name.into(),
+                message: "compressed more than twice over".into(),
+            }));
+        }
+        Format::Warc => read_warc_seekable(r, false, name, depth == 0, emit),
+        Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
+        _ => {
+            let bytes = match read_limited(r, name, MAX_SOURCE_BYTES) {
+                Ok(b) => b,
+                Err(e) => {
+                    emit(Err(e));
+                    return;
+                }
+            };
+            let kind = match format {
+                Format::Html => SourceKind::Html,
+                f if f.is_image() => SourceKind::Image,
+                _ => SourceKind::Text,
+            };
+            let sha256 = sha256_hex(&bytes);
+            emit(Ok(RawSource {
+                uri: uri.into(),
+                name: name.into(),
+                kind,
+                bytes,
+                sha256,
+                origin: None,
+            }));
+        }
+    }
+}
+
+/// Reads a WARC from a file name when it is one (seekable: a damaged record is
+/// skipped by going back to just after its start), else from memory.
+fn read_warc_seekable(
+    r: BufReader<Box<dyn Read>>,
+    gz: bool,
+    name: &str,
+    is_the_file: bool,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+) {
+    let path = Path::new(name);
+    let reopened = if is_the_file && path.is_file() {
+        std::fs::File::open(path).ok()
+    } else {
+        None
+    };
+    match reopened {
+        Some(f) => read_warc(f, gz, name, emit),
+        _ => match read_limited(r, name, MAX_SOURCE_BYTES) {
+            Ok(bytes) => read_warc(std::io::Cursor::new(bytes), gz, name, emit),
+            Err(e) => {
+                emit(Err(e));
+            }
+        },
+    }
+}
+
+fn read_warc<R: Read + std::io::Seek>(
+    r: R,
+    gz: bool,
+    name: &str,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+) {
+    let file = name.to_string();
+    warc::read_warc(r, gz, &mut |item| match item {
+        warc::WarcItem::Response(resp) => {
+            let sha256 = sha256_hex(&resp.body);
+            let origin = serde_json::json!({
+                "warc": file, "offset": resp.offset, "date": resp.date,
+                "content_type": resp.content_type,
+            });
+            emit(Ok(RawSource {
+                uri: if resp.target_uri.is_empty() {
+                    format!("{file}#offset={}", resp.offset)
+                } else {
+                    resp.target_uri
+                },
+                name: format!("{file} (record at offset {})", resp.offset),
+                kind: SourceKind::Warc,
+                bytes: resp.body,
+                sha256,
+                origin: Some(origin.to_string()),
+            }))
+        }
+        warc::WarcItem::Skipped { offset, reason } => {
+            // Records that are not pages (requests, metadata, images) are skipped
+            // quietly; damaged ones are reported.
+            let quiet = reason.ends_with(" record") || reason.contains("not a page");
+            if quiet {
+                true
+            } else {
+                emit(Err(Error::Bad {
+                    path: format!("{file} (record at offset {offset})"),
+                    message: format!("{reason}; skipped"),
+                }))
+            }
+        }
+    });
+}
+
+fn read_jsonl(
+    r: impl BufRead,
+    name: &str,
+    uri: &str,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+) {
+    let origin = serde_json::json!({
+        "text_field": opts.text_field,
+        "date_field": opts.date_field,
+    })
+    .to_string();
+    for (i, line) in r.split(b'\n').enumerate() {
+        let n = i + 1;
+        let where_ = format!("{name} line {n}");
+        let mut line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                emit(Err(Error::Bad {
+                    path: where_,
+                    message: format!("cannot read: {e}"),
+                }));
+                return;
+            }
+        };
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if line.len() as u64 > MAX_SOURCE_BYTES {
+            if !emit(Err(Error::TooLarge {
+                path: where_,
+                size: line.len() as u64,
+                limit: MAX_SOURCE_BYTES,
+            })) {
+                return;
+            }
+            continue;
+        }
+        let line_uri = opts
+            .uri_field
+            .as_ref()
+            .and_then(|f| {
+                serde_json::from_slice::<serde_json::Value>(&line)
+                    .ok()?
+                    .get(f)?
+                    .as_str()
+                    .map(String::from)
+            })
+            .unwrap_or_else(|| format!("{uri}#line={n}"));
+        let sha256 = sha256_hex(&line);
+        if !emit(Ok(RawSource {
+            uri: line_uri,
+            name: where_,
+            kind: SourceKind::Jsonl,
+            bytes: line,
+            sha256,
+            origin: Some(origin.clone()),
+        })) {
+            return;
+        }
+    }
+}
+
+fn one_segment(text: &str) -> Vec<Segment> {
+    let t = cairn_model::fold_whitespace(text);
+    if t.trim().is_empty() {
+        return Vec::new();
+    }
+    vec![Segment {
+        span: Span::new(0, text.len()),
+        text: t.trim().to_string(),
+    }]
+}
+
+/// Turns a raw source into a document: decoded text, captions with spans, embedded
+/// fields, warnings.
+pub fn render(raw: RawSource) -> Result<Document> {
+    let RawSource {
+        uri,
+        name,
+        kind,
+        bytes,
+        sha256,
+        origin,
+    } = raw;
+    if bytes.is_empty() {
+        return Err(Error::Empty { path: name });
+    }
+    let mut warnings = Vec::new();
+    let mut embedded = None;
+    let (text, encoding, segments) = match kind {
+        SourceKind::Text | SourceKind::Html | SourceKind::Warc => {
+            let html = kind == SourceKind::Html
+                || (kind == SourceKind::Warc
+                    && detect(&bytes[..bytes.len().min(4096)]) == Format::Html);
+            if !html {
+                if let Some(what) = sniff_binary(&bytes) {
+                    return Err(Error::Binary { path: name, what });
+                }
+            }
+            let d = decode_text(&bytes);
+            warnings.extend(d.warnings);
+            if html {
+                let (text, segments) = html::render(&d.text);
+                if segments.is_empty() {
+                    warnings.push("no captions found in the page's caption markup".into());
+                }
+                (text, d.encoding, Some(segments))
+            } else {
+                (d.text, d.encoding, None)
+            }
+        }
+        SourceKind::Jsonl => {
+            let o: serde_json::Value = origin
+                .as_deref()
+                .and_then(|o| serde_json::from_str(o).ok())
+                .unwrap_or_default();
+            let field = o["text_field"].as_str().unwrap_or("caption").to_string();
+            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Bad {
+                path: name.clone(),
+                message: format!("not a JSON object: {e}"),
+            })?;
+            let text = v
+                .get(&field)
+                .and_then(|t| t.as_str())
+                .ok_or_else(|| Error::Bad {
+                    path: name.clone(),
+                    message: format!("no string field {field:?} (choose one with --text-field)"),
+                })?
+                .to_string();
+            if let Some(df) = o["date_field"].as_str() {
+                if let Some(d) = v.get(df).and_then(|d| d.as_str()) {
+                    embedded = Some(Embedded {
+                        date: Some(d.chars().take(10).collect()),
+                        ..Embedded::default()
+                    });
+                }
+            }
+            let segments = one_segment(&text);
+            (text, "utf-8", Some(segments))
+        }
+        SourceKind::Image => {
+            let format = detect(&bytes[..bytes.len().min(64)]);
+            let e = image::read_image(format, &bytes).map_err(|message| Error::Bad {
+                path: name.clone(),
+                message,
+            })?;
+            let Some(e) = e else {
+                return Err(Error::Bad {
+                    path: name,
+                    message: "the image carries no IPTC or XMP caption".into(),
+                });
+            };
+            let text = e.caption.clone().unwrap_or_default();
+            if text.is_empty() {
+                warnings.push("the image's metadata has no caption text".into());
+            }
+            let segments = one_segment(&text);
+            embedded = Some(e);
+            (text, "utf-8", Some(segments))
+        }
+    };
     Ok(Document {
         uri,
-        kind: SourceKind::Text,
+        kind,
         bytes,
         sha256,
         text,
         encoding: encoding.to_string(),
-        segments: None,
+        segments,
         warnings,
+        origin,
+        embedded,
     })
 }
 

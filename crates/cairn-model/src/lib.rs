@@ -126,6 +126,35 @@ pub struct Document {
     pub segments: Option<Vec<Segment>>,
     /// Problems met while reading that did not stop it.
     pub warnings: Vec<String>,
+    /// Where inside a container it came from (JSON: WARC file, offset, date...).
+    pub origin: Option<String>,
+    /// Caption fields carried by the source itself (IPTC/XMP, JSON Lines fields); they
+    /// take precedence over what extraction finds in the text.
+    pub embedded: Option<Embedded>,
+}
+
+/// Caption fields a source carries beside its text (an image's IPTC-IIM or XMP, the
+/// fields of a JSON Lines object).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Embedded {
+    /// Caption-Abstract (IIM 2:120) or dc:description.
+    pub caption: Option<String>,
+    /// By-line (2:80) or dc:creator.
+    pub byline: Vec<String>,
+    /// Credit (2:110) or photoshop:Credit.
+    pub credit: Option<String>,
+    /// Source (2:115) or photoshop:Source.
+    pub source: Option<String>,
+    /// Date Created (2:55) or photoshop:DateCreated, as `YYYY-MM-DD` (or shorter).
+    pub date: Option<String>,
+    /// City (2:90) or photoshop:City.
+    pub city: Option<String>,
+    /// Province-State (2:95) or photoshop:State.
+    pub state: Option<String>,
+    /// Country name (2:101) or photoshop:Country.
+    pub country: Option<String>,
+    /// Country code (2:100) or Iptc4xmpCore:CountryCode.
+    pub country_code: Option<String>,
 }
 
 /// The structured record of one caption (see `spec/caption-record.md`).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use cairn_extract::Extractor;
 use cairn_ingest::Input;
-use cairn_model::Document;
+use cairn_model::{Document, Embedded, Precision, Record, Span};
 use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
 
@@ -31,6 +31,8 @@ pub struct Options {
     pub batch_bytes: usize,
     /// Near-duplicate threshold; `None` merges exact duplicates only.
     pub near_threshold: Option<f32>,
+    /// How to read JSON Lines.
+    pub read: cairn_ingest::ReadOptions,
 }
 
 impl Default for Options {
@@ -39,6 +41,7 @@ impl Default for Options {
             batch_sources: 512,
             batch_bytes: 32 * 1024 * 1024,
             near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
+            read: cairn_ingest::ReadOptions::default(),
         }
     }
 }
@@ -174,17 +177,115 @@ impl Report {
     }
 }
 
+/// Applies the fields a source carries itself (IPTC/XMP, JSON Lines) to a record
+/// extracted from its text: they take precedence; where the text says otherwise, both
+/// are kept (the record's warnings name what the text said).
+fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
+    let no_span = Span::new(0, 0);
+    if !e.byline.is_empty() || e.credit.is_some() || e.source.is_some() {
+        let credit = record.credit.get_or_insert_with(|| cairn_model::Credit {
+            raw: String::new(),
+            photographers: Vec::new(),
+            agency: None,
+            distributor: None,
+            span: no_span,
+        });
+        if !e.byline.is_empty() && credit.photographers != e.byline {
+            if !credit.photographers.is_empty() {
+                record.warnings.push(format!(
+                    "embedded By-line {:?} differs from the text's credit {:?}; the embedded one is used",
+                    e.byline, credit.photographers
+                ));
+            }
+            credit.photographers = e.byline.clone();
+        }
+        if let Some(agency) = e.credit.as_ref().or(e.source.as_ref()) {
+            if credit.agency.as_deref() != Some(agency.as_str()) {
+                if let Some(old) = &credit.agency {
+                    record.warnings.push(format!(
+                        "embedded Credit {agency:?} differs from the text's agency {old:?}; the embedded one is used"
+                    ));
+                }
+                credit.agency = Some(agency.clone());
+            }
+        }
+        if let (Some(src), Some(cr)) = (&e.source, &e.credit) {
+            if src != cr && credit.distributor.is_none() {
+                credit.distributor = Some(src.clone());
+            }
+        }
+    }
+    if let Some(d) = &e.date {
+        let precision = match d.len() {
+            4 => Some(Precision::Year),
+            7 => Some(Precision::Month),
+            10 => Some(Precision::Day),
+            _ => None,
+        };
+        if let Some(precision) = precision {
+            if record.date.as_ref().map(|x| &x.value) != Some(d) {
+                if let Some(old) = &record.date {
+                    record.warnings.push(format!(
+                        "embedded date {d} differs from the text's date {}; the embedded one is used",
+                        old.value
+                    ));
+                }
+                record.date = Some(cairn_model::DateValue {
+                    value: d.clone(),
+                    precision,
+                    text: String::new(),
+                    span: no_span,
+                });
+            }
+        }
+    }
+    if let Some(city) = e.city.as_ref().or(e.state.as_ref()) {
+        let country = e
+            .country
+            .as_deref()
+            .or(e.country_code.as_deref())
+            .unwrap_or("");
+        let probe = if country.is_empty() {
+            format!("In {city}.")
+        } else {
+            format!("In {city}, {country}.")
+        };
+        if let Some(mut place) = extractor.extract(&probe).location {
+            if record
+                .location
+                .as_ref()
+                .and_then(|l| l.gazetteer_id.as_ref())
+                != place.gazetteer_id.as_ref()
+            {
+                if let Some(old) = &record.location {
+                    record.warnings.push(format!(
+                        "embedded place {city:?} differs from the text's location {:?}; the embedded one is used",
+                        old.name
+                    ));
+                }
+                place.text = String::new();
+                place.span = no_span;
+                record.location = Some(place);
+            }
+        }
+    }
+}
+
 /// Turns one document into what the archive stores: segments, records, exact keys.
 pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
     let segments = match doc.segments {
         Some(s) => s,
         None => cairn_extract::segment(&doc.text),
     };
+    let embedded = doc.embedded;
     let occurrences = segments
         .into_iter()
         .map(|seg| {
             let key = cairn_dedup::exact_key(&seg.text).to_bytes();
-            let record = extractor.extract(&seg.text);
+            let mut record = extractor.extract(&seg.text);
+            if let Some(e) = &embedded {
+                apply_embedded(&mut record, e, extractor);
+            }
             NewOccurrence {
                 span: seg.span,
                 text: seg.text,
@@ -201,14 +302,8 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         text_len: doc.text.len(),
         bytes: doc.bytes,
         warnings: doc.warnings,
+        origin: doc.origin,
         occurrences,
-    }
-}
-
-fn read_input(input: &Input) -> cairn_ingest::Result<Document> {
-    match input {
-        Input::File(p) => cairn_ingest::read_file(p),
-        Input::Stdin => cairn_ingest::read_stdin(),
     }
 }
 
@@ -252,36 +347,63 @@ pub fn ingest(
         bytes: sizes.iter().sum(),
     });
 
-    // Cut the inputs into batches by count and bytes.
-    let mut batches: Vec<Vec<Input>> = Vec::new();
-    let mut cur: Vec<Input> = Vec::new();
-    let mut cur_bytes = 0usize;
-    for (input, size) in inputs.into_iter().zip(sizes) {
-        if !cur.is_empty()
-            && (cur.len() >= opts.batch_sources || cur_bytes + size as usize > opts.batch_bytes)
-        {
-            batches.push(std::mem::take(&mut cur));
-            cur_bytes = 0;
-        }
-        cur_bytes += size as usize;
-        cur.push(input);
-    }
-    if !cur.is_empty() {
-        batches.push(cur);
-    }
-
+    // Sources already stored are skipped before the costly part (resuming an
+    // interrupted run re-reads its inputs but extracts only what is missing).
+    let seen = Archive::open_reader(archive.dir()).ok();
     type Prepared = Vec<std::result::Result<NewSource, cairn_ingest::Error>>;
     let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
+    let batch_sources = opts.batch_sources.max(1);
+    let batch_bytes = opts.batch_bytes.max(1);
+    let read_opts = opts.read.clone();
     std::thread::scope(|scope| -> Result<()> {
         let producer = scope.spawn(move || {
-            for batch in batches {
+            // Sources are read in order (files, then the records inside containers),
+            // gathered into batches by count and bytes, and rendered and extracted in
+            // parallel, one batch at a time.
+            let mut pending: Vec<
+                std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
+            > = Vec::new();
+            let mut pending_bytes = 0usize;
+            let flush = |pending: &mut Vec<
+                std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
+            >|
+             -> bool {
+                let batch = std::mem::take(pending);
                 let prepared: Prepared = batch
-                    .par_iter()
-                    .map(|input| read_input(input).map(|doc| prepare(doc, &extractor)))
+                    .into_par_iter()
+                    .map(|raw| {
+                        let raw = raw?;
+                        let skip = seen
+                            .as_ref()
+                            .and_then(|a| a.has_source(&raw.uri, &raw.sha256).ok())
+                            .unwrap_or(false);
+                        if skip {
+                            return Ok(NewSource::already_stored(raw.uri, raw.sha256));
+                        }
+                        cairn_ingest::render(raw).map(|doc| prepare(doc, &extractor))
+                    })
                     .collect();
-                if tx.send(prepared).is_err() {
-                    break;
+                tx.send(prepared).is_ok()
+            };
+            for input in &inputs {
+                let mut go_on = true;
+                cairn_ingest::read_input(input, &read_opts, &mut |raw| {
+                    if let Ok(r) = &raw {
+                        pending_bytes += r.bytes.len();
+                    }
+                    pending.push(raw);
+                    if pending.len() >= batch_sources || pending_bytes >= batch_bytes {
+                        pending_bytes = 0;
+                        go_on = flush(&mut pending);
+                    }
+                    go_on
+                });
+                if !go_on {
+                    return;
                 }
+            }
+            if !pending.is_empty() {
+                flush(&mut pending);
             }
         });
         let mut result = Ok(());
@@ -289,6 +411,7 @@ pub fn ingest(
             let mut sources = Vec::with_capacity(prepared.len());
             for p in prepared {
                 match p {
+                    Ok(s) if s.is_already_stored() => sources.push(s),
                     Ok(s) => {
                         for w in &s.warnings {
                             report.warnings += 1;

@@ -746,9 +746,20 @@ fn source_with_text(a: &Archive, id: i64) -> ApiResult<(cairn_store::SourceView,
     let view = a
         .source(id)?
         .ok_or_else(|| ApiError::NotFound(format!("no source {id}")))?;
-    let text = a
-        .source_bytes(&view.sha256)?
-        .map(|b| cairn_ingest::decode_text(&b).text);
+    // The text spans count in is the reader's rendering of the stored bytes.
+    let text = a.source_bytes(&view.sha256)?.and_then(|bytes| {
+        let kind = cairn_model::SourceKind::parse(&view.kind)?;
+        cairn_ingest::render(cairn_ingest::RawSource {
+            uri: view.uri.clone(),
+            name: view.uri.clone(),
+            kind,
+            bytes,
+            sha256: view.sha256.clone(),
+            origin: view.origin.clone(),
+        })
+        .ok()
+        .map(|d| d.text)
+    });
     Ok((view, text))
 }
 

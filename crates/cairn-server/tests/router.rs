@@ -28,6 +28,7 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
             text_len: bytes.len(),
             bytes,
             warnings: vec![],
+            origin: None,
             occurrences: vec![NewOccurrence {
                 span: Span::new(0, text.len()),
                 text: text.into(),

@@ -72,6 +72,11 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         created_at TEXT NOT NULL
     );
     "#,
+    // 3: where inside a container (WARC record, JSON Lines line) a source came from,
+    // and how to render it again (JSON).
+    r#"
+    ALTER TABLE source ADD COLUMN origin TEXT;
+    "#,
 ];
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {

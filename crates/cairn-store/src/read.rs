@@ -295,6 +295,8 @@ pub struct SourceView {
     pub ingested_at: String,
     /// Problems met while reading it.
     pub warnings: Vec<String>,
+    /// Where inside a container it came from (JSON), if it did.
+    pub origin: Option<String>,
     /// Its captions: (ordinal, caption id, span).
     pub captions: Vec<(u64, i64, Span)>,
 }
@@ -417,7 +419,7 @@ impl Archive {
         self.with_conn(|c| {
             let row = c
                 .query_row(
-                    "SELECT uri, sha256, kind, size, encoding, ingested_at, warnings FROM source WHERE id = ?1",
+                    "SELECT uri, sha256, kind, size, encoding, ingested_at, warnings, origin FROM source WHERE id = ?1",
                     [id],
                     |r| {
                         Ok((
@@ -428,12 +430,13 @@ impl Archive {
                             r.get::<_, String>(4)?,
                             r.get::<_, String>(5)?,
                             r.get::<_, String>(6)?,
+                            r.get::<_, Option<String>>(7)?,
                         ))
                     },
                 )
                 .optional()
                 .map_err(self.db_err())?;
-            let Some((uri, sha256, kind, size, encoding, ingested_at, warnings)) = row else {
+            let Some((uri, sha256, kind, size, encoding, ingested_at, warnings, origin)) = row else {
                 return Ok(None);
             };
             let mut stmt = c
@@ -462,6 +465,7 @@ impl Archive {
                 encoding,
                 ingested_at,
                 warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+                origin,
                 captions,
             }))
         })
@@ -537,6 +541,15 @@ impl Archive {
             }
         }
         Ok(n)
+    }
+
+    /// Whether a source with this uri and sha256 is stored.
+    pub fn has_source(&self, uri: &str, sha256: &str) -> Result<bool> {
+        self.with_conn(|c| {
+            c.prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
+                .and_then(|mut st| st.exists(params![uri, sha256]))
+                .map_err(self.db_err())
+        })
     }
 
     /// Source ids per caption, for many captions at once.

@@ -36,8 +36,33 @@ pub struct NewSource {
     pub text_len: usize,
     /// Problems met while reading it.
     pub warnings: Vec<String>,
+    /// Where inside a container it came from (JSON), if it did.
+    pub origin: Option<String>,
     /// The captions found in it, in order.
     pub occurrences: Vec<NewOccurrence>,
+}
+
+impl NewSource {
+    /// A marker for a source the reader found already stored (same uri and sha256):
+    /// the batch counts it as skipped and stores nothing.
+    pub fn already_stored(uri: String, sha256: String) -> Self {
+        NewSource {
+            uri,
+            kind: SourceKind::Text,
+            sha256,
+            bytes: Vec::new(),
+            encoding: String::new(),
+            text_len: 0,
+            warnings: Vec::new(),
+            origin: None,
+            occurrences: Vec::new(),
+        }
+    }
+
+    /// Whether this is an [`NewSource::already_stored`] marker.
+    pub fn is_already_stored(&self) -> bool {
+        self.bytes.is_empty() && self.occurrences.is_empty() && self.encoding.is_empty()
+    }
 }
 
 /// One caption occurrence in a new source.
@@ -154,8 +179,8 @@ impl Archive {
                 .map_err(err)?;
             let mut put_source = tx
                 .prepare_cached(
-                    "INSERT INTO source (uri, sha256, kind, size, encoding, text_len, ingested_at, batch, warnings)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO source (uri, sha256, kind, size, encoding, text_len, ingested_at, batch, warnings, origin)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )
                 .map_err(err)?;
             let mut find_variant = tx
@@ -186,7 +211,7 @@ impl Archive {
                 )
                 .map_err(err)?;
             for s in sources {
-                if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
+                if s.is_already_stored() || exists.exists(params![s.uri, s.sha256]).map_err(err)? {
                     summary.sources_skipped += 1;
                     continue;
                 }
@@ -208,7 +233,8 @@ impl Archive {
                         s.text_len as i64,
                         now,
                         seq,
-                        warnings
+                        warnings,
+                        s.origin
                     ])
                     .map_err(err)?;
                 let source_id = tx.last_insert_rowid();

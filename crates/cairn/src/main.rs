@@ -113,11 +113,23 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 #[allow(clippy::large_enum_variant)] // parsed once per process
 enum Command {
-    /// Ingest pages: files, directories (recursively), `-` for stdin.
+    /// Ingest sources: files, directories (recursively), `-` for stdin. Formats are
+    /// recognised by content: plain text (captions separated by blank lines), HTML
+    /// pages, WARC files, JSON Lines, JPEG/TIFF/PNG/WebP with IPTC or XMP captions; any
+    /// of them gzip- or zstd-compressed.
     Ingest {
         /// What to ingest.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// JSON Lines: the field holding the caption.
+        #[arg(long, default_value = "caption")]
+        text_field: String,
+        /// JSON Lines: the field holding the page's uri.
+        #[arg(long, default_value = "uri")]
+        uri_field: String,
+        /// JSON Lines: the field holding the photograph's date (`YYYY-MM-DD`).
+        #[arg(long, default_value = "date")]
+        date_field: String,
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -289,6 +301,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Ingest {
             paths,
+            text_field,
+            uri_field,
+            date_field,
             json,
             batch_sources,
             threshold,
@@ -300,6 +315,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = Options {
                 batch_sources: batch_sources.max(1),
                 near_threshold: (!exact_only).then_some(threshold),
+                read: cairn_ingest::ReadOptions {
+                    text_field,
+                    uri_field: Some(uri_field),
+                    date_field: Some(date_field),
+                },
                 ..Options::default()
             };
             ingest(&data, &paths, json, &opts)
