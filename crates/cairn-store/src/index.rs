@@ -221,6 +221,17 @@ pub(crate) struct Matches {
 }
 
 impl SearchIndex {
+    /// A search failure: about the query (a field that does not exist...) or the index.
+    fn search_err(&self, e: tantivy::TantivyError) -> Error {
+        match e {
+            tantivy::TantivyError::FieldNotFound(f) => Error::Query(format!(
+                "captions have no field {f:?} (search the text, or use the filters)"
+            )),
+            tantivy::TantivyError::InvalidArgument(m) => Error::Query(m),
+            other => self.err(other),
+        }
+    }
+
     fn err(&self, e: impl std::fmt::Display) -> Error {
         Error::Index {
             path: self.path.clone(),
@@ -541,7 +552,7 @@ impl SearchIndex {
                     .order_by_score();
                 searcher
                     .search(query, &(top, rest))
-                    .map_err(|e| self.err(e))?
+                    .map_err(|e| self.search_err(e))?
             }
             Sort::DateAsc | Sort::DateDesc => {
                 let order = if req.sort == Sort::DateAsc {
@@ -554,7 +565,7 @@ impl SearchIndex {
                     .order_by_fast_field::<i64>("date_start", order);
                 let (docs, rest) = searcher
                     .search(query, &(top, rest))
-                    .map_err(|e| self.err(e))?;
+                    .map_err(|e| self.search_err(e))?;
                 (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), rest)
             }
         };
@@ -605,7 +616,7 @@ impl SearchIndex {
         let searcher = self.reader.searcher();
         let docs = searcher
             .search(query, &tantivy::collector::DocSetCollector)
-            .map_err(|e| self.err(e))?;
+            .map_err(|e| self.search_err(e))?;
         let mut ids = Vec::with_capacity(docs.len());
         let readers = searcher.segment_readers();
         let mut columns = Vec::with_capacity(readers.len());
@@ -630,7 +641,7 @@ impl SearchIndex {
         let facet = Facet::from_path(path.iter().map(String::as_str));
         let mut c = FacetCollector::for_field("f_place");
         c.add_facet(facet.clone());
-        let counts = searcher.search(query, &c).map_err(|e| self.err(e))?;
+        let counts = searcher.search(query, &c).map_err(|e| self.search_err(e))?;
         Ok(facet_counts(&counts, facet))
     }
 

@@ -1,0 +1,66 @@
+//! Inputs that fuzzing found failing, replayed through the same checks as their fuzz
+//! targets (fuzz/fuzz_targets/*.rs) once fixed: fuzz/regressions/TARGET/*.
+
+use std::path::Path;
+
+fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions")
+        .join(target);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    entries
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn query_regressions_give_results_or_query_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let archive = cairn_store::Archive::open_writer(d.path()).unwrap();
+    let cases = inputs("query");
+    assert!(!cases.is_empty(), "the regression corpus is missing");
+    for (name, data) in cases {
+        let text = String::from_utf8_lossy(&data);
+        let mut parts = text.splitn(2, '\u{0}');
+        let query = parts.next().unwrap_or("").to_string();
+        let date = parts.next().unwrap_or("").to_string();
+        let req = cairn_store::SearchRequest {
+            query,
+            filters: cairn_store::Filters {
+                from: (!date.is_empty()).then(|| date.clone()),
+                to: (!date.is_empty()).then_some(date),
+                ..Default::default()
+            },
+            limit: 5,
+            facets: true,
+            histogram: true,
+            geo_zoom: Some(3),
+            ..Default::default()
+        };
+        match archive.search(&req) {
+            Ok(_) | Err(cairn_store::Error::Query(_)) => {}
+            Err(e) => panic!("{name}: not a query error: {e}"),
+        }
+    }
+}
+
+#[test]
+fn reader_regressions_do_not_panic() {
+    for target in [
+        "html", "warc", "image", "render", "extract", "segment", "decode",
+    ] {
+        for (_name, data) in inputs(target) {
+            let _ = cairn_ingest::html::render(&String::from_utf8_lossy(&data));
+            cairn_ingest::warc::read_warc(std::io::Cursor::new(&data[..]), false, &mut |_| true);
+            cairn_ingest::warc::read_warc(std::io::Cursor::new(&data[..]), true, &mut |_| true);
+            let _ = cairn_ingest::image::parse_iim(&data);
+            let _ = cairn_ingest::image::parse_xmp(&data);
+            let text = String::from_utf8_lossy(&data);
+            let _ = cairn_extract::segment(&text);
+            let _ = cairn_extract::Extractor::bundled().extract(&text);
+        }
+    }
+}
