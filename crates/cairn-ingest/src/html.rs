@@ -73,10 +73,13 @@ fn clean(s: &str) -> String {
 }
 
 fn in_boilerplate(e: ElementRef<'_>) -> bool {
-    e.ancestors().filter_map(ElementRef::wrap).any(|a| {
-        matches!(a.value().name(), "nav" | "footer" | "header")
-            || a.value().attr("role") == Some("navigation")
-    })
+    e.ancestors()
+        .take(MAX_DEPTH)
+        .filter_map(ElementRef::wrap)
+        .any(|a| {
+            matches!(a.value().name(), "nav" | "footer" | "header")
+                || a.value().attr("role") == Some("navigation")
+        })
 }
 
 fn is_caption_class(e: ElementRef<'_>) -> bool {
@@ -163,6 +166,7 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
             // The outermost caption element speaks for the ones inside it.
             let inside_caption = e
                 .ancestors()
+                .take(MAX_DEPTH)
                 .filter_map(ElementRef::wrap)
                 .any(|a| is_caption_class(a) || a.value().name() == "figcaption");
             if !inside_caption {

@@ -229,7 +229,11 @@ pub fn read_input(
             }
         }
     };
-    read_stream(reader, &name, &uri, opts, emit, 0);
+    let size = match input {
+        Input::File(p) => std::fs::metadata(p).map(|m| m.len()).ok(),
+        Input::Stdin => None,
+    };
+    read_stream(reader, &name, &uri, opts, emit, 0, size);
 }
 
 fn read_stream(
@@ -239,6 +243,7 @@ fn read_stream(
     opts: &ReadOptions,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
     depth: u8,
+    size: Option<u64>,
 ) {
     let mut r = BufReader::with_capacity(256 * 1024, reader);
     let head = match r.fill_buf() {
@@ -268,10 +273,10 @@ fn read_stream(
                     return;
                 }
                 let dec = flate2::bufread::MultiGzDecoder::new(r);
-                read_stream(Box::new(dec), name, uri, opts, emit, depth + 1);
+                read_stream(Box::new(dec), name, uri, opts, emit, depth + 1, None);
             } else {
                 match zstd::stream::read::Decoder::with_buffer(r) {
-                    Ok(dec) => read_stream(Box::new(dec), name, uri, opts, emit, depth + 1),
+                    Ok(dec) => read_stream(Box::new(dec), name, uri, opts, emit, depth + 1, None),
                     Err(e) => {
                         emit(Err(Error::Bad {
                             path: name.into(),
@@ -290,6 +295,15 @@ fn read_stream(
         Format::Warc => read_warc_seekable(r, false, name, depth == 0, emit),
         Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
         _ => {
+            // A single-document file over the limit is refused before reading it.
+            if let Some(size) = size.filter(|&s| s > MAX_SOURCE_BYTES) {
+                emit(Err(Error::TooLarge {
+                    path: name.into(),
+                    size,
+                    limit: MAX_SOURCE_BYTES,
+                }));
+                return;
+            }
             let bytes = match read_limited(r, name, MAX_SOURCE_BYTES) {
                 Ok(b) => b,
                 Err(e) => {

@@ -271,6 +271,9 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
     }
 }
 
+/// The longest text taken as one caption.
+pub const MAX_CAPTION_BYTES: usize = 16 * 1024;
+
 /// Turns one document into what the archive stores: segments, records, exact keys.
 pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
     let segments = match doc.segments {
@@ -278,8 +281,23 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         None => cairn_extract::segment(&doc.text),
     };
     let embedded = doc.embedded;
+    let mut warnings = doc.warnings;
     let occurrences = segments
         .into_iter()
+        .filter(|seg| {
+            // A paragraph this long is not a caption (a dump, a log, a book): skipping
+            // it keeps extraction time and memory bounded.
+            let keep = seg.text.len() <= MAX_CAPTION_BYTES;
+            if !keep {
+                warnings.push(format!(
+                    "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
+                    seg.text.len(),
+                    seg.span.start,
+                    seg.span.end
+                ));
+            }
+            keep
+        })
         .map(|seg| {
             let key = cairn_dedup::exact_key(&seg.text).to_bytes();
             let mut record = extractor.extract(&seg.text);
@@ -301,7 +319,7 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         encoding: doc.encoding,
         text_len: doc.text.len(),
         bytes: doc.bytes,
-        warnings: doc.warnings,
+        warnings,
         origin: doc.origin,
         occurrences,
     }
@@ -459,5 +477,8 @@ pub fn ingest(
         let _ = producer.join();
         result
     })?;
+    if report.sources_added > 0 {
+        archive.compact_index()?;
+    }
     Ok(report)
 }

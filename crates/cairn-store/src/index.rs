@@ -645,6 +645,41 @@ impl SearchIndex {
         Ok(facet_counts(&counts, facet))
     }
 
+    /// Merges every segment into one (dropping deleted documents) when there are more
+    /// than `max_segments` or deleted documents are over a fifth of the index: facet
+    /// counting costs per segment, and re-indexed captions leave deleted copies behind.
+    /// Returns whether it merged.
+    pub fn compact(&self, w: &mut IndexWriter, max_segments: usize) -> Result<bool> {
+        // A segment in a background merge cannot join this one: read the list again
+        // after a pause (compaction is only an optimisation; if merges keep running it
+        // is left for the next run).
+        for _ in 0..10 {
+            let metas = self
+                .index
+                .searchable_segment_metas()
+                .map_err(|e| self.err(e))?;
+            let docs: u64 = metas.iter().map(|m| u64::from(m.max_doc())).sum();
+            let deleted: u64 = metas.iter().map(|m| u64::from(m.num_deleted_docs())).sum();
+            if metas.len() <= 1 || (metas.len() <= max_segments && deleted * 5 <= docs) {
+                return Ok(false);
+            }
+            let ids: Vec<_> = metas.iter().map(|m| m.id()).collect();
+            match w.merge(&ids).wait() {
+                Ok(_) => {
+                    // Let go of the old segments before removing their files.
+                    self.reader.reload().map_err(|e| self.err(e))?;
+                    let _ = w.garbage_collect_files().wait();
+                    return Ok(true);
+                }
+                Err(tantivy::TantivyError::InvalidArgument(_)) => {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                }
+                Err(e) => return Err(self.err(e)),
+            }
+        }
+        Ok(false)
+    }
+
     /// Number of live documents.
     pub fn num_docs(&self) -> Result<u64> {
         self.reader.reload().map_err(|e| self.err(e))?;

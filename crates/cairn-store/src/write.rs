@@ -413,6 +413,18 @@ impl Archive {
         })
     }
 
+    /// Merges the search index's segments into one when there are many or many deleted
+    /// documents (after a large ingest); returns whether it did.
+    pub fn compact_index(&mut self) -> Result<bool> {
+        let w = self
+            .writer
+            .as_mut()
+            .expect("compact_index needs a writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        self.index.compact(&mut w.index_writer, 4)
+    }
+
     /// Rebuilds the search index from the database.
     pub fn reindex(&mut self) -> Result<u64> {
         let w = self

@@ -303,6 +303,101 @@ impl Generator {
     }
 }
 
+/// Escapes text for HTML element content and double-quoted attributes.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+impl Generator {
+    /// Page `j` as an HTML gallery page: the same captions as [`Generator::page`], each
+    /// in a `figure` with a `figcaption`, the first one also in a lightbox
+    /// `data-caption`, inside the navigation, script and footer markup of a news site.
+    pub fn html_page(&self, j: u64) -> Page {
+        let p = self.page(j);
+        let mut h = String::with_capacity(16 * 1024);
+        h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+        h.push_str(&format!(
+            "<title>Pictures of the day {j} | Sample Wire</title>\n<meta name=\"viewport\" content=\"width=device-width\">\n<link rel=\"stylesheet\" href=\"/static/site.css\">\n<script src=\"/static/analytics.js\" async></script>\n</head>\n<body class=\"gallery-page\">\n"
+        ));
+        h.push_str(
+            "<header class=\"site-header\"><a class=\"logo\" href=\"/\">Sample Wire</a>\n<nav><ul>",
+        );
+        for section in [
+            "World",
+            "Middle East",
+            "Africa",
+            "Europe",
+            "Asia",
+            "Pictures",
+            "Video",
+            "Opinion",
+        ] {
+            h.push_str(&format!(
+                "<li><a href=\"/{}\">{section}</a></li>",
+                section.to_lowercase().replace(' ', "-")
+            ));
+        }
+        h.push_str(
+            "</ul></nav></header>\n<main><h1>Pictures of the day</h1>\n<div class=\"gallery\">\n",
+        );
+        for (k, &id) in p.captions.iter().enumerate() {
+            let c = esc(&self.caption(id));
+            h.push_str(&format!(
+                "<figure class=\"gallery-item\" id=\"photo-{k}\">\n  <a href=\"/photos/{id}.jpg\" class=\"lightbox-link\"><img src=\"/photos/{id}-thumb.jpg\" width=\"640\" height=\"427\" loading=\"lazy\" alt=\"Photo {k}\"></a>\n  <figcaption>{c}</figcaption>\n  <div class=\"share\"><a href=\"/share?p={id}\">Share</a> <a href=\"/buy?p={id}\">Buy print</a></div>\n</figure>\n"
+            ));
+            if k == 0 {
+                h.push_str(&format!(
+                    "<div class=\"lightbox\" hidden data-caption=\"{c}\"></div>\n"
+                ));
+            }
+        }
+        h.push_str("</div></main>\n<aside class=\"related\"><h2>More galleries</h2><ul>");
+        for r in 1..=6 {
+            h.push_str(&format!(
+                "<li><a href=\"/galleries/{}\">Gallery {}</a></li>",
+                j + r,
+                j + r
+            ));
+        }
+        h.push_str("</ul></aside>\n<footer><p>&copy; Sample Wire. All rights reserved. <a href=\"/terms\">Terms</a> <a href=\"/privacy\">Privacy</a></p></footer>\n");
+        h.push_str("<script>window.dataLayer = window.dataLayer || []; dataLayer.push({page: 'gallery'});</script>\n</body></html>\n");
+        Page {
+            index: j,
+            path: format!("{:05}/page-{j:08}.html", j / 1000),
+            text: h,
+            captions: p.captions,
+        }
+    }
+}
+
+/// Writes pages as one WARC file of `response` records, each record its own gzip
+/// member (as crawlers write .warc.gz).
+pub fn write_warc_gz(
+    out: &mut impl std::io::Write,
+    pages: impl Iterator<Item = (String, String)>,
+) -> std::io::Result<u64> {
+    use std::io::Write as _;
+    let mut n = 0;
+    for (uri, body) in pages {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let record = format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012x}>\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        );
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(record.as_bytes())?;
+        out.write_all(&gz.finish()?)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +413,9 @@ mod tests {
         assert!(p.text.contains(AGENCY) || p.text.contains("SAMPLE WIRE"));
         let c = Generator::new(&g, 8, 100);
         assert_ne!(a.page(5).text, c.page(5).text);
+        let h = a.html_page(5);
+        assert_eq!(h.captions, a.page(5).captions);
+        assert!(h.text.contains("<figcaption>"));
     }
 
     #[test]

@@ -229,6 +229,12 @@ enum Command {
         /// Photographs in the near-duplicate corpus (each has 1 to 6 variants).
         #[arg(long, default_value_t = 1000)]
         photos: u64,
+        /// Page format: text, html, or mixed (every other page HTML).
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// Also write the pages as OUT/pages.warc.gz (one gzip member per record).
+        #[arg(long)]
+        warc: bool,
         /// Output directory.
         out: PathBuf,
     },
@@ -268,6 +274,9 @@ enum Command {
     },
     /// Rebuild the search index from the database.
     Reindex,
+    /// Merge the search index into one segment (ingest does this itself when the
+    /// index has many segments or many replaced entries).
+    Compact,
     /// Verify the archive; exits non-zero on any problem.
     Check {
         /// Rebuild the search index when it is out of step.
@@ -419,6 +428,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             near_dup,
             photos,
+            format,
+            warc,
             out,
         } => {
             if near_dup {
@@ -428,7 +439,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     out.display()
                 );
             } else {
-                generate(pages, seed, &out)?;
+                generate_pages(pages, seed, &format, warc, &out)?;
                 eprintln!("wrote {pages} pages to {}", out.display());
             }
             Ok(ExitCode::SUCCESS)
@@ -482,6 +493,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 timeout: Duration::from_secs_f64(timeout),
             };
             serve(&data, &addr, &opts)
+        }
+        Command::Compact => {
+            let mut a = Archive::open_writer(&data)?;
+            let merged = a.compact_index()?;
+            eprintln!(
+                "{}",
+                if merged {
+                    "merged the search index into one segment"
+                } else {
+                    "the search index is already compact"
+                }
+            );
+            Ok(ExitCode::SUCCESS)
         }
         Command::Check { repair, json } => {
             let mut rep = Archive::open_reader(&data)?.check()?;
@@ -747,27 +771,67 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
 
 fn extract(files: &[PathBuf]) -> Result<ExitCode> {
     let extractor = Extractor::bundled();
-    let mut docs = Vec::new();
-    if files.is_empty() {
-        docs.push(cairn_ingest::read_stdin()?);
-    }
-    for f in files {
-        docs.push(cairn_ingest::read_file(f)?);
-    }
+    let inputs: Vec<cairn_ingest::Input> = if files.is_empty() {
+        vec![cairn_ingest::Input::Stdin]
+    } else {
+        files
+            .iter()
+            .map(|f| cairn_ingest::Input::File(f.clone()))
+            .collect()
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for d in docs {
-        for w in &d.warnings {
-            eprintln!("warning: {}: {w}", d.uri);
-        }
-        for seg in cairn_extract::segment(&d.text) {
-            let rec = extractor.extract(&seg.text);
-            serde_json::to_writer(&mut out, &rec)?;
-            out.write_all(b"\n")?;
+    let (mut ok, mut failed) = (0u64, 0u64);
+    let opts = cairn_ingest::ReadOptions::default();
+    for input in &inputs {
+        let mut write_err: Option<std::io::Error> = None;
+        cairn_ingest::read_input(input, &opts, &mut |raw| {
+            let doc = match raw.and_then(cairn_ingest::render) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    failed += 1;
+                    return true;
+                }
+            };
+            ok += 1;
+            for w in &doc.warnings {
+                eprintln!("warning: {}: {w}", doc.uri);
+            }
+            let segments = match doc.segments {
+                Some(s) => s,
+                None => cairn_extract::segment(&doc.text),
+            };
+            for seg in segments {
+                if seg.text.len() > cairn_pipeline::MAX_CAPTION_BYTES {
+                    eprintln!(
+                        "warning: {}: a paragraph of {} bytes is too long to be a caption; skipped",
+                        doc.uri,
+                        seg.text.len()
+                    );
+                    continue;
+                }
+                let rec = extractor.extract(&seg.text);
+                let r = serde_json::to_writer(&mut out, &rec)
+                    .map_err(std::io::Error::from)
+                    .and_then(|_| out.write_all(b"\n"));
+                if let Err(e) = r {
+                    write_err = Some(e);
+                    return false;
+                }
+            }
+            true
+        });
+        if let Some(e) = write_err {
+            return Err(e.into());
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(match (ok, failed) {
+        (_, 0) => ExitCode::SUCCESS,
+        (0, _) => ExitCode::FAILURE,
+        _ => ExitCode::from(EXIT_PARTIAL),
+    })
 }
 
 fn generate(pages: u64, seed: u64, out: &Path) -> Result<()> {
@@ -781,6 +845,46 @@ fn generate(pages: u64, seed: u64, out: &Path) -> Result<()> {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         std::fs::write(&path, page.text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes generated pages as text, HTML or both, and optionally a WARC.gz of them.
+fn generate_pages(pages: u64, seed: u64, format: &str, warc: bool, out: &Path) -> Result<()> {
+    if !matches!(format, "text" | "html" | "mixed") {
+        bail!("--format takes text, html or mixed");
+    }
+    let g = Gazetteer::bundled();
+    let generator = cairn_synth::Generator::new(&g, seed, pages);
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let page = |j: u64| match format {
+        "html" => generator.html_page(j),
+        "mixed" if j % 2 == 1 => generator.html_page(j),
+        _ => generator.page(j),
+    };
+    if warc {
+        let path = out.join("pages.warc.gz");
+        let f =
+            std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        let mut w = std::io::BufWriter::new(f);
+        cairn_synth::write_warc_gz(
+            &mut w,
+            (0..pages).map(|j| {
+                let p = page(j);
+                (format!("https://sample-wire.example/{}", p.path), p.text)
+            }),
+        )
+        .with_context(|| format!("writing {}", path.display()))?;
+        w.flush()?;
+        return Ok(());
+    }
+    for j in 0..pages {
+        let p = page(j);
+        let path = out.join(&p.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::write(&path, p.text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }
