@@ -246,7 +246,8 @@ fn next_record<R: BufRead>(r: &mut R, offset: u64) -> Result<Option<WarcItem>, S
     }
     // A record ends with two line breaks; anything else means the Content-Length lied.
     match r.fill_buf() {
-        Ok(rest) if rest.is_empty() || rest.starts_with(b"\r\n") || rest.starts_with(b"\n") => {}
+        // (Only the first byte is looked at: a decompressor may hand out "\r" alone.)
+        Ok(rest) if rest.is_empty() || rest[0] == b'\r' || rest[0] == b'\n' => {}
         Ok(_) => {
             return Err(format!(
                 "the record does not end where its Content-Length ({}) says",
@@ -397,6 +398,37 @@ mod tests {
             http.len()
         )
         .into_bytes()
+    }
+
+    /// Hands out one byte per read, as a decompressor may at a block boundary.
+    struct OneByte(std::io::Cursor<Vec<u8>>);
+
+    impl Read for OneByte {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(1);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    impl Seek for OneByte {
+        fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+            self.0.seek(pos)
+        }
+    }
+
+    #[test]
+    fn records_read_whole_however_the_bytes_arrive() {
+        let mut file = record("https://a.example/1", "HTTP/1.1 200 OK\r\n\r\none");
+        file.extend(record("https://a.example/2", "HTTP/1.1 200 OK\r\n\r\ntwo"));
+        let mut bodies = Vec::new();
+        read_warc(OneByte(std::io::Cursor::new(file)), false, &mut |i| {
+            match i {
+                WarcItem::Response(r) => bodies.push(r.body),
+                other => panic!("{other:?}"),
+            }
+            true
+        });
+        assert_eq!(bodies, [b"one".to_vec(), b"two".to_vec()]);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub const MAX_WINDOW: usize = 10_000;
 pub const MAX_QUERY_BYTES: usize = 2048;
 /// The largest request body accepted (a page posted to `/api/ingest`).
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
-/// Searches and page renderings running at once; more wait for a turn.
+/// Searches and page renderings running at once by default; more wait for a turn.
 pub const MAX_HEAVY: usize = 8;
 /// The longest a read may take before the client gets a `timeout` error.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -104,6 +104,9 @@ pub struct ServeOptions {
     pub ingest_token: Option<String>,
     /// The longest a read may take.
     pub timeout: Duration,
+    /// Searches and page renderings running at once; more wait for a turn (within the
+    /// time limit).
+    pub max_heavy: usize,
 }
 
 impl Default for ServeOptions {
@@ -111,6 +114,7 @@ impl Default for ServeOptions {
         ServeOptions {
             ingest_token: None,
             timeout: DEFAULT_TIMEOUT,
+            max_heavy: MAX_HEAVY,
         }
     }
 }
@@ -210,7 +214,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         .with_state(AppState {
             archive,
             gazetteer: Gazetteer::bundled(),
-            heavy: Arc::new(Semaphore::new(MAX_HEAVY)),
+            heavy: Arc::new(Semaphore::new(opts.max_heavy)),
             timeout: opts.timeout,
             ingest,
         })

@@ -293,6 +293,27 @@ async fn slow_reads_are_cut_off() {
     assert_eq!(r.json()["error"]["code"], "timeout");
 }
 
+#[tokio::test]
+async fn heavy_requests_wait_for_a_turn_within_the_time_limit() {
+    let (_d, a) = archive();
+    // No turn ever comes free: the request waits its whole time, then gets a clear error.
+    let app = cairn_server::router_with(
+        a,
+        &ServeOptions {
+            timeout: Duration::from_millis(300),
+            max_heavy: 0,
+            ..ServeOptions::default()
+        },
+    );
+    let t = std::time::Instant::now();
+    let r = get(&app, "/api/search?q=homs").await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.json()["error"]["code"], "timeout");
+    assert!(t.elapsed() >= Duration::from_millis(300));
+    // Light routes do not queue.
+    assert_eq!(get(&app, "/healthz").await.status, StatusCode::OK);
+}
+
 fn post(uri: &str, token: Option<&str>, body: Vec<u8>) -> Request<Body> {
     let mut b = Request::post(uri).header(header::CONTENT_TYPE, "text/plain");
     if let Some(t) = token {

@@ -491,6 +491,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = cairn_server::ServeOptions {
                 ingest_token,
                 timeout: Duration::from_secs_f64(timeout),
+                ..cairn_server::ServeOptions::default()
             };
             serve(&data, &addr, &opts)
         }
