@@ -368,7 +368,12 @@ pub fn ingest(
     // Sources already stored are skipped before the costly part (resuming an
     // interrupted run re-reads its inputs but extracts only what is missing).
     let seen = Archive::open_reader(archive.dir()).ok();
-    type Prepared = Vec<std::result::Result<NewSource, cairn_ingest::Error>>;
+    /// A source read for a batch: ready to store, or already in the archive.
+    enum Ready {
+        Source(NewSource),
+        Stored,
+    }
+    type Prepared = Vec<std::result::Result<Ready, cairn_ingest::Error>>;
     let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
     let batch_sources = opts.batch_sources.max(1);
     let batch_bytes = opts.batch_bytes.max(1);
@@ -396,9 +401,9 @@ pub fn ingest(
                             .and_then(|a| a.has_source(&raw.uri, &raw.sha256).ok())
                             .unwrap_or(false);
                         if skip {
-                            return Ok(NewSource::already_stored(raw.uri, raw.sha256));
+                            return Ok(Ready::Stored);
                         }
-                        cairn_ingest::render(raw).map(|doc| prepare(doc, &extractor))
+                        cairn_ingest::render(raw).map(|doc| Ready::Source(prepare(doc, &extractor)))
                     })
                     .collect();
                 tx.send(prepared).is_ok()
@@ -429,8 +434,8 @@ pub fn ingest(
             let mut sources = Vec::with_capacity(prepared.len());
             for p in prepared {
                 match p {
-                    Ok(s) if s.is_already_stored() => sources.push(s),
-                    Ok(s) => {
+                    Ok(Ready::Stored) => report.sources_skipped += 1,
+                    Ok(Ready::Source(s)) => {
                         for w in &s.warnings {
                             report.warnings += 1;
                             on_event(Event::Warning {

@@ -42,29 +42,6 @@ pub struct NewSource {
     pub occurrences: Vec<NewOccurrence>,
 }
 
-impl NewSource {
-    /// A marker for a source the reader found already stored (same uri and sha256):
-    /// the batch counts it as skipped and stores nothing.
-    pub fn already_stored(uri: String, sha256: String) -> Self {
-        NewSource {
-            uri,
-            kind: SourceKind::Text,
-            sha256,
-            bytes: Vec::new(),
-            encoding: String::new(),
-            text_len: 0,
-            warnings: Vec::new(),
-            origin: None,
-            occurrences: Vec::new(),
-        }
-    }
-
-    /// Whether this is an [`NewSource::already_stored`] marker.
-    pub fn is_already_stored(&self) -> bool {
-        self.bytes.is_empty() && self.occurrences.is_empty() && self.encoding.is_empty()
-    }
-}
-
 /// One caption occurrence in a new source.
 #[derive(Debug, Clone)]
 pub struct NewOccurrence {
@@ -211,7 +188,7 @@ impl Archive {
                 )
                 .map_err(err)?;
             for s in sources {
-                if s.is_already_stored() || exists.exists(params![s.uri, s.sha256]).map_err(err)? {
+                if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
                     summary.sources_skipped += 1;
                     continue;
                 }

@@ -459,7 +459,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 "generating {pages} synthetic pages (agency \"Sample Wire\") in {}",
                 corpus.display()
             );
-            generate(pages, 1, &corpus)?;
+            generate_pages(pages, 1, "text", false, &corpus)?;
             let code = ingest(&data, &[corpus], false, &Options::default())?;
             if code != ExitCode::SUCCESS {
                 return Ok(code);
@@ -833,21 +833,6 @@ fn extract(files: &[PathBuf]) -> Result<ExitCode> {
         (0, _) => ExitCode::FAILURE,
         _ => ExitCode::from(EXIT_PARTIAL),
     })
-}
-
-fn generate(pages: u64, seed: u64, out: &Path) -> Result<()> {
-    let g = Gazetteer::bundled();
-    let generator = cairn_synth::Generator::new(&g, seed, pages);
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    for j in 0..pages {
-        let page = generator.page(j);
-        let path = out.join(&page.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        std::fs::write(&path, page.text).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
 }
 
 /// Writes generated pages as text, HTML or both, and optionally a WARC.gz of them.
