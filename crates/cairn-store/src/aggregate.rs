@@ -1,13 +1,10 @@
-//! The date histogram and the map grid of a search, counted from the index's fast
-//! fields in the same pass as the hits and facets.
+//! What a search counts over all its matches (facets, the date histogram, the map
+//! grid), merged from the segments' counts (see `table.rs` for the counting).
 
 use rustc_hash::FxHashMap;
-use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::Column;
-use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use crate::index::epoch_date;
-use crate::read::{Bucket, GeoCell, GeoGrid, Histogram};
+use crate::read::{Bucket, FacetCount, Facets, GeoCell, GeoGrid, Histogram};
 
 /// The most cells one answer carries (the busiest ones).
 const MAX_CELLS: usize = 10_000;
@@ -22,12 +19,6 @@ pub(crate) const MAX_ZOOM: u8 = 20;
 /// twice as many at each level.
 pub(crate) fn cell_degrees(zoom: u8) -> f64 {
     360.0 / (16.0 * f64::from(1u32 << zoom.min(MAX_ZOOM)))
-}
-
-/// What to count.
-pub(crate) struct Aggregate {
-    pub histogram: bool,
-    pub cell: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -78,14 +69,53 @@ impl CellAcc {
 /// Counts from one or more segments.
 #[derive(Debug, Default)]
 pub(crate) struct Counts {
-    days: FxHashMap<i64, u64>,
-    undated: u64,
+    /// Per facet field (in `table::FACET_FIELDS` order), matches per value.
+    pub facets: Option<Vec<FxHashMap<String, u64>>>,
+    pub days: FxHashMap<i64, u64>,
+    pub undated: u64,
     cells: FxHashMap<(i32, i32), CellAcc>,
-    unlocated: u64,
+    pub unlocated: u64,
+}
+
+/// The values of one facet with their counts, most frequent first, then by value.
+fn facet_list(counts: Option<&FxHashMap<String, u64>>) -> Vec<FacetCount> {
+    let mut v: Vec<FacetCount> = counts
+        .into_iter()
+        .flatten()
+        .map(|(value, &count)| FacetCount {
+            value: value.clone(),
+            count,
+        })
+        .collect();
+    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
+    v
 }
 
 impl Counts {
-    fn merge(&mut self, o: Counts) {
+    /// Counts a located match in its map cell of `cell` degrees.
+    #[inline]
+    pub fn add_position(&mut self, lat: f64, lon: f64, cell: f64) {
+        let key = (
+            ((lon + 180.0) / cell).floor() as i32,
+            ((lat + 90.0) / cell).floor() as i32,
+        );
+        self.cells
+            .entry(key)
+            .or_insert_with(CellAcc::new)
+            .add(lat, lon);
+    }
+
+    pub fn merge(&mut self, o: Counts) {
+        if let Some(of) = o.facets {
+            let mine = self
+                .facets
+                .get_or_insert_with(|| vec![FxHashMap::default(); of.len()]);
+            for (m, f) in mine.iter_mut().zip(of) {
+                for (value, n) in f {
+                    *m.entry(value).or_default() += n;
+                }
+            }
+        }
         for (d, n) in o.days {
             *self.days.entry(d).or_default() += n;
         }
@@ -94,6 +124,22 @@ impl Counts {
             self.cells.entry(k).or_insert_with(CellAcc::new).merge(&c);
         }
         self.unlocated += o.unlocated;
+    }
+
+    /// The facet counts, if they were counted.
+    pub fn facets(&self) -> Option<Facets> {
+        let f = self.facets.as_ref()?;
+        let list = |i: usize| facet_list(f.get(i));
+        let mut year = list(4);
+        year.sort_by(|a, b| a.value.cmp(&b.value));
+        Some(Facets {
+            agency: list(0),
+            photographer: list(1),
+            country: list(2),
+            event_type: list(3),
+            year,
+            place: list(5),
+        })
     }
 
     /// The histogram: days, months or years from the first to the last dated match.
@@ -206,88 +252,6 @@ impl Interval {
             Interval::Month => format!("{:04}-{:02}", from.year(), from.month()),
             Interval::Year => format!("{:04}", from.year()),
         }
-    }
-}
-
-pub(crate) struct SegmentCounts {
-    date: Option<Column<i64>>,
-    lat: Option<Column<f64>>,
-    lon: Option<Column<f64>>,
-    cell: Option<f64>,
-    counts: Counts,
-}
-
-impl SegmentCollector for SegmentCounts {
-    type Fruit = Counts;
-
-    fn collect(&mut self, doc: DocId, _score: Score) {
-        if let Some(col) = &self.date {
-            match col.first(doc) {
-                Some(d) => *self.counts.days.entry(d).or_default() += 1,
-                None => self.counts.undated += 1,
-            }
-        }
-        if let (Some(cell), Some(lat_col), Some(lon_col)) = (self.cell, &self.lat, &self.lon) {
-            match (lat_col.first(doc), lon_col.first(doc)) {
-                (Some(lat), Some(lon)) => {
-                    let key = (
-                        ((lon + 180.0) / cell).floor() as i32,
-                        ((lat + 90.0) / cell).floor() as i32,
-                    );
-                    self.counts
-                        .cells
-                        .entry(key)
-                        .or_insert_with(CellAcc::new)
-                        .add(lat, lon);
-                }
-                _ => self.counts.unlocated += 1,
-            }
-        }
-    }
-
-    fn harvest(self) -> Counts {
-        self.counts
-    }
-}
-
-impl Collector for Aggregate {
-    type Fruit = Counts;
-    type Child = SegmentCounts;
-
-    fn for_segment(
-        &self,
-        _segment_local_id: SegmentOrdinal,
-        segment: &SegmentReader,
-    ) -> tantivy::Result<SegmentCounts> {
-        let ff = segment.fast_fields();
-        let (lat, lon) = if self.cell.is_some() {
-            (Some(ff.f64("lat")?), Some(ff.f64("lon")?))
-        } else {
-            (None, None)
-        };
-        Ok(SegmentCounts {
-            date: if self.histogram {
-                Some(ff.i64("date_start")?)
-            } else {
-                None
-            },
-            lat,
-            lon,
-            cell: self.cell,
-            counts: Counts::default(),
-        })
-    }
-
-    fn requires_scoring(&self) -> bool {
-        false
-    }
-
-    fn merge_fruits(&self, fruits: Vec<Counts>) -> tantivy::Result<Counts> {
-        let mut all = Counts::default();
-        for f in fruits {
-            all.merge(f);
-        }
-        Ok(all)
     }
 }
 

@@ -6,6 +6,7 @@
 
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use cairn_model::{Precision, Record};
 use tantivy::collector::{Count, FacetCollector, TopDocs};
@@ -20,8 +21,9 @@ use tantivy::tokenizer::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
-use crate::aggregate::{Aggregate, cell_degrees};
+use crate::aggregate::cell_degrees;
 use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
+use crate::table::{Tables, Tally};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
@@ -171,6 +173,8 @@ pub(crate) struct SearchIndex {
     /// searches do not check for new commits themselves.
     reader: IndexReader,
     pub fields: Fields,
+    /// Counting tables of the segments searched lately.
+    tables: Arc<Tables>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -301,6 +305,7 @@ impl SearchIndex {
             index,
             reader,
             fields,
+            tables: Arc::default(),
         })
     }
 
@@ -528,24 +533,21 @@ impl SearchIndex {
     /// counts, histogram and map grid the request asks for, in one pass.
     pub fn search(&self, query: &dyn Query, req: &SearchRequest) -> Result<Matches> {
         let searcher = self.reader.searcher();
+        let live: Vec<_> = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| s.segment_id())
+            .collect();
+        self.tables.retain(&live);
         let limit = req.limit.max(1);
-        let mk = |name: &str| {
-            let mut c = FacetCollector::for_field(name);
-            c.add_facet("/");
-            c
-        };
-        let facets = req.facets.then(|| {
-            (
-                (mk("f_agency"), mk("f_photographer"), mk("f_country")),
-                (mk("f_event"), mk("f_year"), mk("f_place")),
-            )
-        });
-        let aggregate = (req.histogram || req.geo_zoom.is_some()).then(|| Aggregate {
+        let tally = (req.facets || req.histogram || req.geo_zoom.is_some()).then(|| Tally {
+            tables: self.tables.clone(),
+            facets: req.facets,
             histogram: req.histogram,
             cell: req.geo_zoom.map(cell_degrees),
         });
-        let rest = (Count, facets, aggregate);
-        let (docs, (total, facets, counts)): (Vec<(f32, tantivy::DocAddress)>, _) = match req.sort {
+        let rest = (Count, tally);
+        let (docs, (total, counts)): (Vec<(f32, tantivy::DocAddress)>, _) = match req.sort {
             Sort::Relevance => {
                 let top = TopDocs::with_limit(limit)
                     .and_offset(req.offset)
@@ -570,30 +572,27 @@ impl SearchIndex {
             }
         };
         let mut hits = Vec::with_capacity(docs.len());
+        // The id's fast field, not the document store (which decompresses a block),
+        // opened once per segment.
+        let mut columns: Vec<Option<tantivy::columnar::Column<u64>>> =
+            vec![None; searcher.segment_readers().len()];
         for (score, addr) in docs {
-            // The id's fast field, not the document store (which decompresses a block).
-            let col = searcher
-                .segment_reader(addr.segment_ord)
-                .fast_fields()
-                .u64("id")
-                .map_err(|e| self.err(e))?;
-            if let Some(id) = col.first(addr.doc_id) {
+            let Some(slot) = columns.get_mut(addr.segment_ord as usize) else {
+                continue;
+            };
+            if slot.is_none() {
+                let col = searcher
+                    .segment_reader(addr.segment_ord)
+                    .fast_fields()
+                    .u64("id")
+                    .map_err(|e| self.err(e))?;
+                *slot = Some(col);
+            }
+            if let Some(id) = slot.as_ref().and_then(|c| c.first(addr.doc_id)) {
                 hits.push((id, score));
             }
         }
-        let facets = facets.map(|((agency, photographer, country), (event, year, place))| {
-            let list = |c: &tantivy::collector::FacetCounts| facet_counts(c, Facet::root());
-            let mut years = list(&year);
-            years.sort_by(|a, b| a.value.cmp(&b.value));
-            Facets {
-                agency: list(&agency),
-                photographer: list(&photographer),
-                country: list(&country),
-                event_type: list(&event),
-                year: years,
-                place: list(&place),
-            }
-        });
+        let facets = counts.as_ref().and_then(|c| c.facets());
         let histogram = match (&counts, req.histogram) {
             (Some(c), true) => Some(c.histogram()),
             _ => None,
@@ -678,6 +677,11 @@ impl SearchIndex {
             }
         }
         Ok(false)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn reader_for_tests(&self) -> &IndexReader {
+        &self.reader
     }
 
     /// Number of live documents.

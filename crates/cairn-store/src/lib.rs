@@ -11,6 +11,7 @@ mod codec;
 mod db;
 mod index;
 mod read;
+mod table;
 mod write;
 
 use std::path::{Path, PathBuf};
