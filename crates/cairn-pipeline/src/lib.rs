@@ -483,7 +483,8 @@ pub fn ingest(
         result
     })?;
     if report.sources_added > 0 {
-        archive.compact_index()?;
+        // After a large ingest: more than four segments, or many replaced entries.
+        archive.compact_index(4)?;
     }
     Ok(report)
 }

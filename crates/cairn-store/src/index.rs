@@ -11,7 +11,9 @@ use std::sync::Arc;
 use cairn_model::{Precision, Record};
 use tantivy::collector::{Count, FacetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
-use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::query::{
+    AllQuery, BooleanQuery, Occur, PhraseQuery, Query, QueryParser, RangeQuery, TermQuery,
+};
 use tantivy::schema::{
     FAST, Facet, FacetOptions, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema,
     TextFieldIndexing, TextOptions,
@@ -27,13 +29,16 @@ use crate::table::{Tables, Tally};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
-const SCHEMA_VERSION: u32 = 3;
+const SCHEMA_VERSION: u32 = 4;
 const TOKENIZER: &str = "cairn";
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {
     pub id: Field,
     pub text: Field,
+    /// Each pair of neighbouring words of the text as one term (`car bomb`), so an
+    /// exact phrase is a term lookup instead of a walk through word positions.
+    pub pairs: Field,
     // Lowercase exact values, for filters.
     pub k_agency: Field,
     pub k_photographer: Field,
@@ -63,10 +68,19 @@ fn schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let text = b.add_text_field("text", text_opts);
+    let pairs = b.add_text_field(
+        "pairs",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("raw")
+                .set_index_option(IndexRecordOption::WithFreqs),
+        ),
+    );
     let facet = || FacetOptions::default();
     let f = Fields {
         id,
         text,
+        pairs,
         k_agency: b.add_text_field("agency", STRING),
         k_photographer: b.add_text_field("photographer", STRING),
         k_country: b.add_text_field("country", STRING),
@@ -87,13 +101,15 @@ fn schema() -> (Schema, Fields) {
     (b.build(), f)
 }
 
-fn register_tokenizer(index: &Index) {
+/// Registers the text's analyzer on the index and returns it.
+fn register_tokenizer(index: &Index) -> TextAnalyzer {
     let analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(60))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build();
-    index.tokenizers().register(TOKENIZER, analyzer);
+    index.tokenizers().register(TOKENIZER, analyzer.clone());
+    analyzer
 }
 
 /// Days since 1970-01-01 of an ISO date.
@@ -175,6 +191,8 @@ pub(crate) struct SearchIndex {
     pub fields: Fields,
     /// Counting tables of the segments searched lately.
     tables: Arc<Tables>,
+    /// The text's analyzer (for word pairs).
+    analyzer: TextAnalyzer,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -291,7 +309,7 @@ impl SearchIndex {
     }
 
     fn finish(path: &Path, index: Index, fields: Fields) -> Result<Self> {
-        register_tokenizer(&index);
+        let analyzer = register_tokenizer(&index);
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::OnCommitWithDelay)
@@ -306,6 +324,7 @@ impl SearchIndex {
             reader,
             fields,
             tables: Arc::default(),
+            analyzer,
         })
     }
 
@@ -342,6 +361,9 @@ impl SearchIndex {
         let mut d = TantivyDocument::default();
         d.add_u64(f.id, doc.id);
         d.add_text(f.text, &doc.text);
+        for pair in self.word_pairs(&doc.text) {
+            d.add_text(f.pairs, pair);
+        }
         if doc.sources.len() <= MAX_INDEXED_SOURCES {
             for uri in &doc.sources {
                 d.add_text(f.k_source, uri);
@@ -425,6 +447,103 @@ impl SearchIndex {
         Some(Box::new(BooleanQuery::new(subs)))
     }
 
+    /// The words of a text as the index sees them, each with its position.
+    fn words(&self, text: &str) -> Vec<(usize, String)> {
+        let mut analyzer = self.analyzer.clone();
+        let mut stream = analyzer.token_stream(text);
+        let mut words = Vec::new();
+        while stream.advance() {
+            let t = stream.token();
+            words.push((t.position, t.text.clone()));
+        }
+        words
+    }
+
+    /// `first second` for each two words of the text that are neighbours (a word
+    /// dropped by the analyzer, such as an over-long one, leaves no pair across it).
+    fn word_pairs(&self, text: &str) -> Vec<String> {
+        self.words(text)
+            .windows(2)
+            .filter(|w| w[1].0 == w[0].0 + 1)
+            .map(|w| format!("{} {}", w[0].1, w[1].1))
+            .collect()
+    }
+
+    /// The phrases of a query that must match exactly (no slop, no prefix, on the
+    /// text) and whose words are all neighbours once analysed, as their words. Empty
+    /// when any phrase of the query has a slop, so that a phrase written twice, once
+    /// with a slop, is never narrowed.
+    fn exact_phrases(&self, query: &str) -> Vec<Vec<String>> {
+        use tantivy::query_grammar::{UserInputAst, UserInputLeaf, UserInputLiteral};
+        fn literals<'a>(ast: &'a UserInputAst, out: &mut Vec<&'a UserInputLiteral>) {
+            match ast {
+                UserInputAst::Clause(cs) => cs.iter().for_each(|(_, c)| literals(c, out)),
+                UserInputAst::Boost(inner, _) => literals(inner, out),
+                UserInputAst::Leaf(leaf) => {
+                    if let UserInputLeaf::Literal(l) = leaf.as_ref() {
+                        out.push(l);
+                    }
+                }
+            }
+        }
+        let Ok(ast) = tantivy::query_grammar::parse_query(query) else {
+            return Vec::new();
+        };
+        let mut lits = Vec::new();
+        literals(&ast, &mut lits);
+        if lits.iter().any(|l| l.slop > 0) {
+            return Vec::new();
+        }
+        lits.iter()
+            .filter(|l| !l.prefix && l.field_name.as_deref().is_none_or(|f| f == "text"))
+            .filter_map(|l| {
+                let words = self.words(&l.phrase);
+                let neighbours = words.windows(2).all(|w| w[1].0 == w[0].0 + 1);
+                (words.len() >= 2 && neighbours)
+                    .then(|| words.into_iter().map(|(_, w)| w).collect())
+            })
+            .collect()
+    }
+
+    /// The query with each phrase query of `exact` answered from the word pairs: a
+    /// two-word phrase is its pair's term; a longer one keeps its phrase check but
+    /// only on the captions holding all its pairs.
+    fn with_pairs(&self, q: Box<dyn Query>, exact: &[Vec<String>]) -> Box<dyn Query> {
+        if let Some(b) = q.downcast_ref::<BooleanQuery>() {
+            let clauses = b
+                .clauses()
+                .iter()
+                .map(|(o, c)| (*o, self.with_pairs(c.box_clone(), exact)))
+                .collect();
+            let mut rewritten = BooleanQuery::new(clauses);
+            rewritten.set_minimum_number_should_match(b.get_minimum_number_should_match());
+            return Box::new(rewritten);
+        }
+        if let Some(p) = q.downcast_ref::<PhraseQuery>() {
+            let words: Vec<String> = p
+                .phrase_terms()
+                .iter()
+                .filter_map(|t| t.value().as_str().map(str::to_string))
+                .collect();
+            if p.field() == self.fields.text && exact.contains(&words) {
+                let mut parts: Vec<Box<dyn Query>> = words
+                    .windows(2)
+                    .map(|w| {
+                        let t =
+                            Term::from_field_text(self.fields.pairs, &format!("{} {}", w[0], w[1]));
+                        Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>
+                    })
+                    .collect();
+                if parts.len() == 1 {
+                    return parts.remove(0);
+                }
+                parts.push(q);
+                return Box::new(BooleanQuery::intersection(parts));
+            }
+        }
+        q
+    }
+
     /// The query for a text and filters.
     pub fn build(&self, query: &str, filters: &Filters) -> Result<Box<dyn Query>> {
         let f = &self.fields;
@@ -435,6 +554,12 @@ impl SearchIndex {
             let q = parser
                 .parse_query(query)
                 .map_err(|e| Error::Query(format!("{query:?}: {e}")))?;
+            let exact = self.exact_phrases(query);
+            let q = if exact.is_empty() {
+                q
+            } else {
+                self.with_pairs(q, &exact)
+            };
             must.push((Occur::Must, q));
         }
         for (field, values) in [
@@ -711,6 +836,64 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    const WORDS: [&str; 5] = ["car", "bomb", "Car", "market", "blast"];
+
+    /// A word of the vocabulary, or one too long for the analyzer (it is dropped and
+    /// leaves a gap in the positions).
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => (0..WORDS.len()).prop_map(|i| WORDS[i].to_string()),
+            1 => Just("x".repeat(70)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// A phrase answered from the word pairs finds exactly the captions that
+        /// tantivy's phrase query (word positions) finds, and the query is indeed
+        /// rewritten when its words are neighbours.
+        #[test]
+        fn pairs_answer_phrases_like_positions(
+            texts in proptest::collection::vec(proptest::collection::vec(word(), 0..8), 1..30),
+            phrase in proptest::collection::vec(word(), 2..5),
+            slop in prop_oneof![4 => Just(0u32), 1 => 1u32..3],
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let index = SearchIndex::open_or_create(dir.path()).unwrap();
+            let mut w = index.writer().ok().unwrap();
+            for (i, t) in texts.iter().enumerate() {
+                index.add(&w, IndexDoc {
+                    id: i as u64,
+                    text: t.join(" "),
+                    record: None,
+                    sources: Vec::new(),
+                }).unwrap();
+            }
+            index.commit(&mut w, 0).unwrap();
+            let query = if slop == 0 {
+                format!("\"{}\"", phrase.join(" "))
+            } else {
+                format!("\"{}\"~{slop}", phrase.join(" "))
+            };
+            let rewritten = index.build(&query, &Filters::default()).unwrap();
+            let mut parser = QueryParser::for_index(&index.index, vec![index.fields.text]);
+            parser.set_conjunction_by_default();
+            let plain = parser.parse_query(&query).unwrap();
+            prop_assert_eq!(
+                index.all_matches(rewritten.as_ref()).unwrap(),
+                index.all_matches(plain.as_ref()).unwrap(),
+                "{}", &query
+            );
+            // Rewritten when there is no slop and the kept words (the over-long
+            // ones are dropped) are at least two and neighbours.
+            let kept: Vec<usize> = (0..phrase.len()).filter(|&i| phrase[i].len() <= 60).collect();
+            let neighbours = kept.len() >= 2 && kept.windows(2).all(|k| k[1] == k[0] + 1);
+            prop_assert_eq!(!index.exact_phrases(&query).is_empty(), slop == 0 && neighbours);
+        }
+    }
 
     #[test]
     fn month_covers_its_days() {

@@ -390,16 +390,16 @@ impl Archive {
         })
     }
 
-    /// Merges the search index's segments into one when there are many or many deleted
-    /// documents (after a large ingest); returns whether it did.
-    pub fn compact_index(&mut self) -> Result<bool> {
+    /// Merges the search index's segments into one when there are more than
+    /// `max_segments` or a fifth of its documents are deleted; returns whether it did.
+    pub fn compact_index(&mut self, max_segments: usize) -> Result<bool> {
         let w = self
             .writer
             .as_mut()
             .expect("compact_index needs a writer")
             .get_mut()
             .unwrap_or_else(|p| p.into_inner());
-        self.index.compact(&mut w.index_writer, 4)
+        self.index.compact(&mut w.index_writer, max_segments)
     }
 
     /// Rebuilds the search index from the database.

@@ -497,7 +497,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Compact => {
             let mut a = Archive::open_writer(&data)?;
-            let merged = a.compact_index()?;
+            let merged = a.compact_index(1)?;
             eprintln!(
                 "{}",
                 if merged {
