@@ -13,6 +13,7 @@ use tantivy::collector::{Count, FacetCollector, TopDocs};
 use tantivy::directory::MmapDirectory;
 use tantivy::query::{
     AllQuery, BooleanQuery, Occur, PhraseQuery, Query, QueryParser, RangeQuery, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::{
     FAST, Facet, FacetOptions, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema,
@@ -29,7 +30,7 @@ use crate::table::{Tables, Tally};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
-const SCHEMA_VERSION: u32 = 4;
+const SCHEMA_VERSION: u32 = 5;
 const TOKENIZER: &str = "cairn";
 
 #[derive(Debug, Clone, Copy)]
@@ -44,7 +45,6 @@ pub(crate) struct Fields {
     pub k_photographer: Field,
     pub k_country: Field,
     pub k_event: Field,
-    pub k_source: Field,
     // Display values, for facet counts.
     pub f_agency: Field,
     pub f_photographer: Field,
@@ -85,7 +85,6 @@ fn schema() -> (Schema, Fields) {
         k_photographer: b.add_text_field("photographer", STRING),
         k_country: b.add_text_field("country", STRING),
         k_event: b.add_text_field("event", STRING),
-        k_source: b.add_text_field("source", STRING),
         f_agency: b.add_facet_field("f_agency", facet()),
         f_photographer: b.add_facet_field("f_photographer", facet()),
         f_country: b.add_facet_field("f_country", facet()),
@@ -213,24 +212,6 @@ pub(crate) struct IndexDoc {
     pub id: u64,
     pub text: String,
     pub record: Option<Record>,
-    /// Uris of the sources it appeared in (see [`MAX_INDEXED_SOURCES`]).
-    pub sources: Vec<String>,
-}
-
-/// A caption seen on more sources than this is indexed under its sources' sites
-/// (`scheme://host/`) only, so that a caption repeated on every page of a crawl does
-/// not make one huge index entry rewritten at every batch.
-pub(crate) const MAX_INDEXED_SOURCES: usize = 1000;
-
-/// The `scheme://host/` part of a uri (the whole uri when it has no host part).
-pub(crate) fn site_of(uri: &str) -> &str {
-    let Some(i) = uri.find("://") else {
-        return uri;
-    };
-    match uri[i + 3..].find('/') {
-        Some(j) => &uri[..i + 3 + j + 1],
-        None => uri,
-    }
 }
 
 /// One search's matches.
@@ -363,17 +344,6 @@ impl SearchIndex {
         d.add_text(f.text, &doc.text);
         for pair in self.word_pairs(&doc.text) {
             d.add_text(f.pairs, pair);
-        }
-        if doc.sources.len() <= MAX_INDEXED_SOURCES {
-            for uri in &doc.sources {
-                d.add_text(f.k_source, uri);
-            }
-        } else {
-            let sites: std::collections::BTreeSet<&str> =
-                doc.sources.iter().map(|u| site_of(u)).collect();
-            for site in sites {
-                d.add_text(f.k_source, site);
-            }
         }
         if let Some(r) = &doc.record {
             if let Some(c) = &r.credit {
@@ -544,8 +514,14 @@ impl SearchIndex {
         q
     }
 
-    /// The query for a text and filters.
-    pub fn build(&self, query: &str, filters: &Filters) -> Result<Box<dyn Query>> {
+    /// The query for a text and filters. The source filter is not the index's: the
+    /// caller resolves it to the captions seen on those sources (`captions`).
+    pub fn build(
+        &self,
+        query: &str,
+        filters: &Filters,
+        captions: Option<&[u64]>,
+    ) -> Result<Box<dyn Query>> {
         let f = &self.fields;
         let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         if !query.trim().is_empty() {
@@ -605,23 +581,10 @@ impl SearchIndex {
                 Box::new(RangeQuery::new(Bound::Unbounded, Bound::Included(t))),
             ));
         }
-        if !filters.source.is_empty() {
-            let subs: Vec<(Occur, Box<dyn Query>)> = filters
-                .source
-                .iter()
-                .map(|prefix| {
-                    // Every term that starts with the prefix sorts between it and the
-                    // prefix followed by the highest character.
-                    let low = Term::from_field_text(f.k_source, prefix);
-                    let high = Term::from_field_text(f.k_source, &format!("{prefix}\u{10FFFF}"));
-                    (
-                        Occur::Should,
-                        Box::new(RangeQuery::new(Bound::Included(low), Bound::Excluded(high)))
-                            as Box<dyn Query>,
-                    )
-                })
-                .collect();
-            must.push((Occur::Must, Box::new(BooleanQuery::new(subs))));
+        if let Some(ids) = captions {
+            // The captions seen on the filter's sources (looked up in the database).
+            let terms = ids.iter().map(|&id| Term::from_field_u64(f.id, id));
+            must.push((Occur::Must, Box::new(TermSetQuery::new(terms))));
         }
         if let Some(k) = filters.killed_min {
             let t = Term::from_field_i64(f.killed, i64::from(k));
@@ -869,7 +832,6 @@ mod tests {
                     id: i as u64,
                     text: t.join(" "),
                     record: None,
-                    sources: Vec::new(),
                 }).unwrap();
             }
             index.commit(&mut w, 0).unwrap();
@@ -878,7 +840,7 @@ mod tests {
             } else {
                 format!("\"{}\"~{slop}", phrase.join(" "))
             };
-            let rewritten = index.build(&query, &Filters::default()).unwrap();
+            let rewritten = index.build(&query, &Filters::default(), None).unwrap();
             let mut parser = QueryParser::for_index(&index.index, vec![index.fields.text]);
             parser.set_conjunction_by_default();
             let plain = parser.parse_query(&query).unwrap();

@@ -327,7 +327,7 @@ impl Archive {
 
     /// Full-text search over captions.
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
-        let query = self.index.build(&req.query, &req.filters)?;
+        let query = self.query(&req.query, &req.filters)?;
         let m = self.index.search(query.as_ref(), req)?;
         let (ids, total, facets, histogram, geo) = (m.hits, m.total, m.facets, m.histogram, m.geo);
         let limit = req.limit;
@@ -353,7 +353,7 @@ impl Archive {
 
     /// Counts of the places directly inside `path` among the matches of a search.
     pub fn place_children(&self, req: &SearchRequest, path: &[String]) -> Result<Vec<FacetCount>> {
-        let query = self.index.build(&req.query, &req.filters)?;
+        let query = self.query(&req.query, &req.filters)?;
         self.index.place_children(query.as_ref(), path)
     }
 
@@ -501,7 +501,7 @@ impl Archive {
         req: &SearchRequest,
         mut f: impl FnMut(&ExportedCaption) -> Result<(), E>,
     ) -> Result<u64, E> {
-        let query = self.index.build(&req.query, &req.filters)?;
+        let query = self.query(&req.query, &req.filters)?;
         let ids = self.index.all_matches(query.as_ref())?;
         let mut n = 0;
         // Read in chunks, so a long export neither holds one read transaction for
@@ -541,6 +541,39 @@ impl Archive {
             }
         }
         Ok(n)
+    }
+
+    /// The index query for a text and filters; a source filter is looked up in the
+    /// database (the captions seen on a source whose uri starts with a prefix), so
+    /// that the index does not change when a known caption turns up on a new page.
+    fn query(&self, text: &str, filters: &Filters) -> Result<Box<dyn tantivy::query::Query>> {
+        if filters.source.is_empty() {
+            return self.index.build(text, filters, None);
+        }
+        let ids = self.with_conn(|c| {
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT DISTINCT v.caption_id FROM source s
+                     JOIN occurrence o ON o.source_id = s.id
+                     JOIN variant v ON v.id = o.variant_id
+                     WHERE s.uri >= ?1 AND s.uri < ?2",
+                )
+                .map_err(self.db_err())?;
+            let mut ids = std::collections::BTreeSet::new();
+            for prefix in &filters.source {
+                // Every uri that starts with the prefix sorts between it and the prefix
+                // followed by the highest character.
+                let high = format!("{prefix}\u{10FFFF}");
+                let rows = stmt
+                    .query_map(params![prefix, high], |r| r.get::<_, i64>(0))
+                    .map_err(self.db_err())?;
+                for id in rows {
+                    ids.insert(id.map_err(self.db_err())? as u64);
+                }
+            }
+            Ok(ids.into_iter().collect::<Vec<u64>>())
+        })?;
+        self.index.build(text, filters, Some(&ids))
     }
 
     /// Whether a source with this uri and sha256 is stored.

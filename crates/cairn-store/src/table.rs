@@ -548,7 +548,6 @@ mod tests {
                         id: *id,
                         text: r.text.clone(),
                         record: Some(r.clone()),
-                        sources: Vec::new(),
                     }).unwrap();
                     live.insert(*id, r.clone());
                 }

@@ -161,7 +161,7 @@ impl Archive {
                 )
                 .map_err(err)?;
             let mut find_variant = tx
-                .prepare_cached("SELECT id, caption_id FROM variant WHERE key = ?1")
+                .prepare_cached("SELECT id FROM variant WHERE key = ?1")
                 .map_err(err)?;
             let mut touch_caption = tx
                 .prepare_cached("UPDATE caption SET seq = ?1 WHERE id = ?2 AND seq <> ?1")
@@ -217,19 +217,14 @@ impl Archive {
                 let source_id = tx.last_insert_rowid();
                 summary.sources_added += 1;
                 for (ordinal, o) in s.occurrences.iter().enumerate() {
-                    let found: Option<(i64, i64)> = find_variant
-                        .query_row([&o.key[..]], |r| Ok((r.get(0)?, r.get(1)?)))
+                    let found: Option<i64> = find_variant
+                        .query_row([&o.key[..]], |r| r.get(0))
                         .optional()
                         .map_err(err)?;
                     let variant_id = match found {
-                        Some((v, caption_id)) => {
-                            // A new occurrence changes what the caption's index entry
-                            // may show (its sources): re-index it.
-                            touch_caption
-                                .execute(params![seq, caption_id])
-                                .map_err(err)?;
-                            v
-                        }
+                        // A known text on a new page: the caption's index entry does
+                        // not change (sources are not in the index).
+                        Some(v) => v,
                         None => {
                             let record =
                                 o.record.as_ref().map(|r| Codec::encode(r, dict.as_deref()));
@@ -341,11 +336,7 @@ impl Archive {
                 .prepare(
                     "SELECT c.id,
                             (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
-                            (SELECT record FROM variant WHERE id = c.canonical_variant),
-                            (SELECT json_group_array(DISTINCT s.uri) FROM variant v
-                                JOIN occurrence o ON o.variant_id = v.id
-                                JOIN source s ON s.id = o.source_id
-                                WHERE v.caption_id = c.id)
+                            (SELECT record FROM variant WHERE id = c.canonical_variant)
                      FROM caption c WHERE c.seq > ?1",
                 )
                 .map_err(err)?;
@@ -354,14 +345,10 @@ impl Archive {
             let rows = stmt
                 .query_map([from], |r| {
                     let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
-                    let sources: Option<String> = r.get(3)?;
                     Ok(IndexDoc {
                         id: r.get::<_, i64>(0)? as u64,
                         text: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
                         record,
-                        sources: sources
-                            .and_then(|j| serde_json::from_str(&j).ok())
-                            .unwrap_or_default(),
                     })
                 })
                 .map_err(err)?;

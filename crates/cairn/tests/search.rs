@@ -268,3 +268,32 @@ fn source_prefix_filter() {
         .count() as u64;
     assert_eq!(n000, on_000);
 }
+
+#[test]
+fn source_filter_sees_known_captions_on_new_pages() {
+    // A caption first stored from one page, then found on a page of another site in a
+    // later run: the source filter finds it on both, though its index entry was not
+    // rewritten by the second run.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("archive");
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let known = "Residents inspect a damaged building in Aleppo, Syria, on November 6, 2016. REUTERS/Abdalrhman Ismail";
+    let other =
+        "A man walks past shops in Idlib, Syria, on March 2, 2017. AFP PHOTO/Omar Haj Kadour";
+    std::fs::write(a.join("page.txt"), format!("{known}\n")).unwrap();
+    std::fs::write(b.join("page.txt"), format!("{other}\n\n{known}\n")).unwrap();
+    for input in [&a, &b] {
+        cairn(&data).arg("ingest").arg(input).assert().success();
+    }
+    let uri =
+        |p: &std::path::Path| format!("file://{}/", std::fs::canonicalize(p).unwrap().display());
+    assert_eq!(total(&data, &[]), 2);
+    assert_eq!(total(&data, &["--source", &uri(&a)]), 1);
+    assert_eq!(total(&data, &["--source", &uri(&b)]), 2);
+    assert_eq!(total_q(&data, "Aleppo", &["--source", &uri(&b)]), 1);
+    assert_eq!(total_q(&data, "Idlib", &["--source", &uri(&a)]), 0);
+    assert_eq!(total(&data, &["--source", "file:///nowhere/"]), 0);
+}
