@@ -497,25 +497,25 @@ impl NearIndex {
         if f.words < MIN_WORDS {
             return Lookup::New;
         }
+        // Candidates from every band, each once (up to `BANDS + 1` full buckets).
+        let mut candidates: Vec<u32> = Vec::new();
+        for key in band_keys(f) {
+            if let Some(list) = self.bands.get(&key) {
+                candidates.extend_from_slice(list);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
         let mut best: Option<(f32, usize, u32)> = None;
         let mut passing = 0usize;
-        let mut seen: Vec<u32> = Vec::new();
-        for key in band_keys(f) {
-            let Some(list) = self.bands.get(&key) else {
-                continue;
-            };
-            for &r in list {
-                if seen.contains(&r) {
-                    continue;
-                }
-                seen.push(r);
-                if let Some(s) = similarity(f, &self.reps[r as usize].1, self.threshold) {
-                    passing += 1;
-                    // Prefer the higher score, then the larger representative.
-                    let size = self.reps[r as usize].1.words;
-                    if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && size > bz)) {
-                        best = Some((s, size, r));
-                    }
+        for r in candidates {
+            if let Some(s) = similarity(f, &self.reps[r as usize].1, self.threshold) {
+                passing += 1;
+                // Prefer the higher score, then the larger representative, then the
+                // older one (candidates come in age order).
+                let size = self.reps[r as usize].1.words;
+                if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && size > bz)) {
+                    best = Some((s, size, r));
                 }
             }
         }

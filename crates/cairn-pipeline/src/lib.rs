@@ -318,6 +318,9 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         sha256: doc.sha256,
         encoding: doc.encoding,
         text_len: doc.text.len(),
+        // Packed here, in parallel, rather than by the (single) writer; a failure
+        // leaves it to the writer, which reports it.
+        packed: cairn_store::pack_source(&doc.bytes).ok(),
         bytes: doc.bytes,
         warnings,
         origin: doc.origin,
@@ -370,7 +373,7 @@ pub fn ingest(
     let seen = Archive::open_reader(archive.dir()).ok();
     /// A source read for a batch: ready to store, or already in the archive.
     enum Ready {
-        Source(NewSource),
+        Source(Box<NewSource>),
         Stored,
     }
     type Prepared = Vec<std::result::Result<Ready, cairn_ingest::Error>>;
@@ -403,7 +406,8 @@ pub fn ingest(
                         if skip {
                             return Ok(Ready::Stored);
                         }
-                        cairn_ingest::render(raw).map(|doc| Ready::Source(prepare(doc, &extractor)))
+                        cairn_ingest::render(raw)
+                            .map(|doc| Ready::Source(Box::new(prepare(doc, &extractor))))
                     })
                     .collect();
                 tx.send(prepared).is_ok()
@@ -454,7 +458,7 @@ pub fn ingest(
                                 message: "no captions found (no non-blank text)".into(),
                             });
                         }
-                        sources.push(s);
+                        sources.push(*s);
                     }
                     Err(e) => {
                         report.rejected += 1;

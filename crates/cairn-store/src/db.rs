@@ -98,6 +98,11 @@ pub(crate) fn open_write(path: &Path) -> Result<Connection> {
         .map_err(err)?;
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(err)?;
+    // The writer looks up every new caption's key and inserts rows all over growing
+    // indexes: a 64 MiB page cache (SQLite's default is 2 MiB) keeps their upper levels
+    // and recent pages in memory instead of re-reading them from the file.
+    conn.pragma_update(None, "cache_size", -65536)
+        .map_err(err)?;
     migrate(&mut conn, path)?;
     Ok(conn)
 }
