@@ -10,7 +10,7 @@ pub mod near;
 use unicode_normalization::UnicodeNormalization;
 
 pub use near::{
-    DEFAULT_THRESHOLD, Features, Lookup, NearIndex, completeness, features, similarity,
+    DEFAULT_THRESHOLD, Features, Lookup, NearIndex, band_keys, completeness, features, similarity,
 };
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.

@@ -450,7 +450,9 @@ pub struct NearIndex {
     by_cluster: FxHashMap<i64, u32>,
 }
 
-fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
+/// The LSH keys of a caption: one per band of its signature, plus its prefix key
+/// when it has one. Two captions sharing a key are candidates for verification.
+pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
     let bands = (0..BANDS).map(move |b| {
         let rows = &f.signature[b * ROWS..(b + 1) * ROWS];
         let mut bytes = [0u8; ROWS * 4 + 1];
