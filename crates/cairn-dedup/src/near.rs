@@ -36,12 +36,12 @@ pub struct Features {
     /// Normalised words of the identity sentence.
     pub words: usize,
     /// Sorted, distinct hashes of word bigrams.
-    pub bigrams: Vec<u32>,
+    pub bigrams: Box<[u32]>,
     /// The identity's distinct lower-case words, sorted: every word of a copy must be
     /// found (up to a typo) among the words of the photograph's fuller text.
-    pub vocab: Vec<String>,
+    pub vocab: Words,
     /// The identity's last word when the text was cut short (it may be cut mid-word).
-    pub last_word: Option<String>,
+    pub last_word: Option<Box<str>>,
     /// A 256-bit set of the identity's words (one bit each): a quick, never-wrong bound on
     /// how many words of one identity the other lacks.
     pub word_bits: [u64; 4],
@@ -55,6 +55,30 @@ pub struct Features {
     pub credited: bool,
     /// Length of the text in bytes.
     pub len: usize,
+}
+
+/// Distinct words, sorted, kept in one allocation (a word never holds a space): an
+/// index holds one such list per photograph, so a `Vec<String>` (a header and an
+/// allocation per word) would cost several times the words themselves.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Words(Box<str>);
+
+impl Words {
+    fn new(mut words: Vec<&str>) -> Self {
+        words.sort_unstable();
+        words.dedup();
+        Words(words.join(" ").into_boxed_str())
+    }
+
+    /// The words, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split(' ').filter(|w| !w.is_empty())
+    }
+
+    /// Whether `w` is one of the words.
+    pub fn contains(&self, w: &str) -> bool {
+        self.iter().any(|x| x == w)
+    }
 }
 
 const TRUNCATION_MARKS: &[&str] = &[
@@ -262,9 +286,7 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         let bit = (h >> 56) as usize; // 0..256
         word_bits[bit / 64] |= 1 << (bit % 64);
     }
-    let mut vocab: Vec<String> = lower.iter().map(|w| w.to_string()).collect();
-    vocab.sort_unstable();
-    vocab.dedup();
+    let vocab = Words::new(lower.clone());
     let prefix = (lower.len() >= PREFIX_WORDS).then(|| {
         word_hashes[..PREFIX_WORDS]
             .iter()
@@ -277,11 +299,11 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
             .any(|m| lower_text.contains(m));
     Features {
         words: lower.len(),
-        bigrams,
+        bigrams: bigrams.into_boxed_slice(),
         vocab,
         word_bits,
         last_word: if truncated {
-            lower.last().map(|w| w.to_string())
+            lower.last().map(|w| Box::from(*w))
         } else {
             None
         },
@@ -341,7 +363,7 @@ fn osa<T: PartialEq>(a: &[T], b: &[T], max: usize) -> usize {
 /// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
 /// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
 /// a count tells photographs apart).
-fn word_matches(k: &str, others: &[String]) -> bool {
+fn word_matches(k: &str, others: &Words) -> bool {
     // Two copies may carry different typos of one word, so allow twice a single typo.
     let allowed = match k.len() {
         0..=3 => 0,
@@ -405,13 +427,11 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
     // Every word of the shorter identity is in the longer one, up to a typo in a long
     // word; a cut-short copy's last word need only begin one.
-    for w in &short.vocab {
-        if long.vocab.binary_search(w).is_ok() || word_matches(w, &long.vocab) {
+    for w in short.vocab.iter() {
+        if long.vocab.contains(w) || word_matches(w, &long.vocab) {
             continue;
         }
-        if short.last_word.as_deref() == Some(w.as_str())
-            && long.vocab.iter().any(|o| o.starts_with(w.as_str()))
-        {
+        if short.last_word.as_deref() == Some(w) && long.vocab.iter().any(|o| o.starts_with(w)) {
             continue;
         }
         return None;
@@ -439,15 +459,52 @@ pub enum Lookup {
 
 /// An incremental near-duplicate index over cluster representatives.
 ///
-/// Memory: each cluster holds its representative's features (about 32 × 4 bytes of
-/// signature, 4 bytes per bigram, the fact words) plus `BANDS + 1` table entries, about
-/// 0.4 KB per cluster for wire captions.
+/// Memory: each cluster holds its representative's features (30 × 4 bytes of
+/// signature, 4 bytes per bigram, its words in one allocation) plus `BANDS + 1` bucket
+/// entries (16 bytes each while a bucket holds one representative).
 #[derive(Debug, Default)]
 pub struct NearIndex {
     threshold: f32,
-    bands: FxHashMap<u64, Vec<u32>>,
+    bands: Buckets,
     reps: Vec<(i64, Features)>,
     by_cluster: FxHashMap<i64, u32>,
+}
+
+/// LSH buckets (key -> representatives). Most buckets hold one representative, kept
+/// inline in a map of its own; only the others pay for a list.
+#[derive(Debug, Default)]
+struct Buckets {
+    one: FxHashMap<u64, u32>,
+    more: FxHashMap<u64, Vec<u32>>,
+}
+
+impl Buckets {
+    fn get(&self, key: u64) -> &[u32] {
+        if let Some(r) = self.one.get(&key) {
+            return std::slice::from_ref(r);
+        }
+        self.more.get(&key).map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds `r` to a bucket, unless the bucket is full or holds it already.
+    fn add(&mut self, key: u64, r: u32) {
+        if let Some(list) = self.more.get_mut(&key) {
+            if list.len() < MAX_BUCKET && !list.contains(&r) {
+                list.push(r);
+            }
+            return;
+        }
+        match self.one.get(&key) {
+            None => {
+                self.one.insert(key, r);
+            }
+            Some(&first) if first == r => {}
+            Some(&first) => {
+                self.one.remove(&key);
+                self.more.insert(key, vec![first, r]);
+            }
+        }
+    }
 }
 
 /// The LSH keys of a caption: one per band of its signature, plus its prefix key
@@ -502,9 +559,7 @@ impl NearIndex {
         // Candidates from every band, each once (up to `BANDS + 1` full buckets).
         let mut candidates: Vec<u32> = Vec::new();
         for key in band_keys(f) {
-            if let Some(list) = self.bands.get(&key) {
-                candidates.extend_from_slice(list);
-            }
+            candidates.extend_from_slice(self.bands.get(key));
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -539,10 +594,7 @@ impl NearIndex {
         }
         let r = self.reps.len() as u32;
         for key in band_keys(&f) {
-            let list = self.bands.entry(key).or_default();
-            if list.len() < MAX_BUCKET {
-                list.push(r);
-            }
+            self.bands.add(key, r);
         }
         self.by_cluster.insert(cluster, r);
         self.reps.push((cluster, f));
@@ -552,10 +604,7 @@ impl NearIndex {
     /// The old representative's band entries stay, so copies of it are still found.
     fn set_rep(&mut self, r: u32, f: Features) {
         for key in band_keys(&f) {
-            let list = self.bands.entry(key).or_default();
-            if list.len() < MAX_BUCKET && !list.contains(&r) {
-                list.push(r);
-            }
+            self.bands.add(key, r);
         }
         self.reps[r as usize].1 = f;
     }
