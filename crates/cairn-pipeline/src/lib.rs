@@ -274,30 +274,35 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
 /// The longest text taken as one caption.
 pub const MAX_CAPTION_BYTES: usize = 16 * 1024;
 
+/// The captions of a document: the segments its reader found (HTML, images) or the
+/// paragraphs of its text; then, apart, the paragraphs too long to be captions (over
+/// [`MAX_CAPTION_BYTES`]: a dump, a log, a book), which are not extracted, so that
+/// extraction time and memory stay bounded.
+pub fn caption_segments(
+    segments: Option<Vec<cairn_model::Segment>>,
+    text: &str,
+) -> (Vec<cairn_model::Segment>, Vec<cairn_model::Segment>) {
+    segments
+        .unwrap_or_else(|| cairn_extract::segment(text))
+        .into_iter()
+        .partition(|s| s.text.len() <= MAX_CAPTION_BYTES)
+}
+
 /// Turns one document into what the archive stores: segments, records, exact keys.
 pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
-    let segments = match doc.segments {
-        Some(s) => s,
-        None => cairn_extract::segment(&doc.text),
-    };
+    let (segments, too_long) = caption_segments(doc.segments, &doc.text);
     let embedded = doc.embedded;
     let mut warnings = doc.warnings;
+    for seg in &too_long {
+        warnings.push(format!(
+            "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
+            seg.text.len(),
+            seg.span.start,
+            seg.span.end
+        ));
+    }
     let occurrences = segments
         .into_iter()
-        .filter(|seg| {
-            // A paragraph this long is not a caption (a dump, a log, a book): skipping
-            // it keeps extraction time and memory bounded.
-            let keep = seg.text.len() <= MAX_CAPTION_BYTES;
-            if !keep {
-                warnings.push(format!(
-                    "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
-                    seg.text.len(),
-                    seg.span.start,
-                    seg.span.end
-                ));
-            }
-            keep
-        })
         .map(|seg| {
             let key = cairn_dedup::exact_key(&seg.text).to_bytes();
             let mut record = extractor.extract(&seg.text);
@@ -318,9 +323,6 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         sha256: doc.sha256,
         encoding: doc.encoding,
         text_len: doc.text.len(),
-        // Packed here, in parallel, rather than by the (single) writer; a failure
-        // leaves it to the writer, which reports it.
-        packed: cairn_store::pack_source(&doc.bytes).ok(),
         bytes: doc.bytes,
         warnings,
         origin: doc.origin,

@@ -35,7 +35,6 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
                 key: [7; 16],
                 record: Some(cairn_extract::Extractor::bundled().extract(text)),
             }],
-            packed: None,
         }])
         .unwrap();
     }

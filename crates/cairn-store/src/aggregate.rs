@@ -79,14 +79,21 @@ pub(crate) struct Counts {
 
 /// The values of one facet with their counts, most frequent first, then by value.
 fn facet_list(counts: Option<&FxHashMap<String, u64>>) -> Vec<FacetCount> {
-    let mut v: Vec<FacetCount> = counts
-        .into_iter()
-        .flatten()
-        .map(|(value, &count)| FacetCount {
-            value: value.clone(),
-            count,
-        })
-        .collect();
+    most_frequent_first(
+        counts
+            .into_iter()
+            .flatten()
+            .map(|(value, &count)| FacetCount {
+                value: value.clone(),
+                count,
+            })
+            .collect(),
+    )
+}
+
+/// Facet values in the order every facet list is shown: most frequent first, then by
+/// value.
+pub(crate) fn most_frequent_first(mut v: Vec<FacetCount>) -> Vec<FacetCount> {
     v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
     v
 }

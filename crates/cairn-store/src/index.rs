@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use cairn_model::{Precision, Record};
 use tantivy::collector::{Count, FacetCollector, TopDocs};
+use tantivy::columnar::Column;
 use tantivy::directory::MmapDirectory;
 use tantivy::query::{
     AllQuery, BooleanQuery, Occur, PhraseQuery, Query, QueryParser, RangeQuery, TermQuery,
@@ -24,7 +25,7 @@ use tantivy::tokenizer::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
-use crate::aggregate::cell_degrees;
+use crate::aggregate::{cell_degrees, most_frequent_first};
 use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::table::{Tables, Tally};
 use crate::{Error, Result};
@@ -166,19 +167,19 @@ pub(crate) fn parse_bound(s: &str, end: bool) -> Result<i64> {
 
 /// The children of `parent` with their counts, most frequent first, then by value.
 fn facet_counts(counts: &tantivy::collector::FacetCounts, parent: Facet) -> Vec<FacetCount> {
-    let mut v: Vec<FacetCount> = counts
-        .get(parent)
-        .map(|(f, n)| FacetCount {
-            value: f
-                .to_path()
-                .last()
-                .map(|s| s.to_string())
-                .unwrap_or_default(),
-            count: n,
-        })
-        .collect();
-    v.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.value.cmp(&b.value)));
-    v
+    most_frequent_first(
+        counts
+            .get(parent)
+            .map(|(f, n)| FacetCount {
+                value: f
+                    .to_path()
+                    .last()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default(),
+                count: n,
+            })
+            .collect(),
+    )
 }
 
 pub(crate) struct SearchIndex {
@@ -212,6 +213,13 @@ pub(crate) struct IndexDoc {
     pub id: u64,
     pub text: String,
     pub record: Option<Record>,
+}
+
+/// The caption id of a matching document, from the segments' id columns.
+fn caption_id(columns: &[Column<u64>], addr: tantivy::DocAddress) -> Option<u64> {
+    columns
+        .get(addr.segment_ord as usize)
+        .and_then(|c| c.first(addr.doc_id))
 }
 
 /// One search's matches.
@@ -659,24 +667,10 @@ impl SearchIndex {
                 (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), rest)
             }
         };
+        let columns = self.id_columns(&searcher)?;
         let mut hits = Vec::with_capacity(docs.len());
-        // The id's fast field, not the document store (which decompresses a block),
-        // opened once per segment.
-        let mut columns: Vec<Option<tantivy::columnar::Column<u64>>> =
-            vec![None; searcher.segment_readers().len()];
         for (score, addr) in docs {
-            let Some(slot) = columns.get_mut(addr.segment_ord as usize) else {
-                continue;
-            };
-            if slot.is_none() {
-                let col = searcher
-                    .segment_reader(addr.segment_ord)
-                    .fast_fields()
-                    .u64("id")
-                    .map_err(|e| self.err(e))?;
-                *slot = Some(col);
-            }
-            if let Some(id) = slot.as_ref().and_then(|c| c.first(addr.doc_id)) {
+            if let Some(id) = caption_id(&columns, addr) {
                 hits.push((id, score));
             }
         }
@@ -698,26 +692,28 @@ impl SearchIndex {
         })
     }
 
+    /// Each segment's caption id column: ids are read from this fast field, not from
+    /// the document store (which decompresses a block per document), and each column
+    /// is opened once per search, not once per hit.
+    fn id_columns(&self, searcher: &tantivy::Searcher) -> Result<Vec<Column<u64>>> {
+        searcher
+            .segment_readers()
+            .iter()
+            .map(|seg| seg.fast_fields().u64("id").map_err(|e| self.err(e)))
+            .collect()
+    }
+
     /// Ids of every match, in id order (for exports).
     pub fn all_matches(&self, query: &dyn Query) -> Result<Vec<u64>> {
         let searcher = self.reader.searcher();
         let docs = searcher
             .search(query, &tantivy::collector::DocSetCollector)
             .map_err(|e| self.search_err(e))?;
-        let mut ids = Vec::with_capacity(docs.len());
-        let readers = searcher.segment_readers();
-        let mut columns = Vec::with_capacity(readers.len());
-        for seg in readers {
-            columns.push(seg.fast_fields().u64("id").map_err(|e| self.err(e))?);
-        }
-        for addr in docs {
-            if let Some(id) = columns
-                .get(addr.segment_ord as usize)
-                .and_then(|c| c.first(addr.doc_id))
-            {
-                ids.push(id);
-            }
-        }
+        let columns = self.id_columns(&searcher)?;
+        let mut ids: Vec<u64> = docs
+            .into_iter()
+            .filter_map(|addr| caption_id(&columns, addr))
+            .collect();
         ids.sort_unstable();
         Ok(ids)
     }

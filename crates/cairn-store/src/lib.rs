@@ -23,7 +23,7 @@ pub use read::{
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
     VariantView,
 };
-pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, pack_source};
+pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource};
 
 /// What can go wrong in the archive.
 #[derive(Debug, thiserror::Error)]

@@ -117,23 +117,18 @@ impl FacetRows {
             }
             let mut offsets = Vec::with_capacity(max_doc + 1);
             let mut values = Vec::new();
+            let mut doc_values: Vec<u32> = Vec::new();
             offsets.push(0u32);
             for doc in 0..max_doc as DocId {
-                let start = values.len();
-                values.extend(
+                doc_values.clear();
+                doc_values.extend(
                     reader
                         .facet_ords(doc)
                         .filter_map(|o| number_of.get(o as usize).copied()),
                 );
-                values[start..].sort_unstable();
-                let mut j = start;
-                for k in start..values.len() {
-                    if k == start || values[k] != values[j - 1] {
-                        values[j] = values[k];
-                        j += 1;
-                    }
-                }
-                values.truncate(j);
+                doc_values.sort_unstable();
+                doc_values.dedup();
+                values.extend_from_slice(&doc_values);
                 offsets.push(values.len() as u32);
             }
             per_field.push((offsets, values));

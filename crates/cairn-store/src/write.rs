@@ -40,14 +40,6 @@ pub struct NewSource {
     pub origin: Option<String>,
     /// The captions found in it, in order.
     pub occurrences: Vec<NewOccurrence>,
-    /// `bytes` packed with [`pack_source`] already (by a caller that packs sources in
-    /// parallel); the writer packs them when this is `None`.
-    pub packed: Option<Vec<u8>>,
-}
-
-/// Source bytes as the archive stores them (zstd, level 3).
-pub fn pack_source(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    zstd::bulk::compress(bytes, 3)
 }
 
 /// One caption occurrence in a new source.
@@ -200,15 +192,10 @@ impl Archive {
                     summary.sources_skipped += 1;
                     continue;
                 }
-                let packed = match &s.packed {
-                    Some(p) => std::borrow::Cow::Borrowed(p),
-                    None => std::borrow::Cow::Owned(pack_source(&s.bytes).map_err(|source| {
-                        Error::Io {
-                            path: db_path.clone(),
-                            source,
-                        }
-                    })?),
-                };
+                let packed = zstd::bulk::compress(&s.bytes, 3).map_err(|source| Error::Io {
+                    path: db_path.clone(),
+                    source,
+                })?;
                 put_blob
                     .execute(params![s.sha256, s.bytes.len() as i64, packed])
                     .map_err(err)?;

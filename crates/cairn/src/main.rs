@@ -799,19 +799,15 @@ fn extract(files: &[PathBuf]) -> Result<ExitCode> {
             for w in &doc.warnings {
                 eprintln!("warning: {}: {w}", doc.uri);
             }
-            let segments = match doc.segments {
-                Some(s) => s,
-                None => cairn_extract::segment(&doc.text),
-            };
+            let (segments, too_long) = cairn_pipeline::caption_segments(doc.segments, &doc.text);
+            for seg in &too_long {
+                eprintln!(
+                    "warning: {}: a paragraph of {} bytes is too long to be a caption; skipped",
+                    doc.uri,
+                    seg.text.len()
+                );
+            }
             for seg in segments {
-                if seg.text.len() > cairn_pipeline::MAX_CAPTION_BYTES {
-                    eprintln!(
-                        "warning: {}: a paragraph of {} bytes is too long to be a caption; skipped",
-                        doc.uri,
-                        seg.text.len()
-                    );
-                    continue;
-                }
                 let rec = extractor.extract(&seg.text);
                 let r = serde_json::to_writer(&mut out, &rec)
                     .map_err(std::io::Error::from)
