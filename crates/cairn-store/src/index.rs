@@ -239,6 +239,10 @@ impl SearchIndex {
                 "captions have no field {f:?} (search the text, or use the filters)"
             )),
             tantivy::TantivyError::InvalidArgument(m) => Error::Query(m),
+            // `text:*` (a field exists) asks a field kind the query cannot use.
+            tantivy::TantivyError::SchemaError(m) => Error::Query(format!(
+                "{m} (field:* is not supported; search words instead)"
+            )),
             other => self.err(other),
         }
     }
