@@ -11,7 +11,8 @@
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{
-    FixedSizeBinaryBuilder, Float32Builder, ListBuilder, StringBuilder, UInt64Builder,
+    BinaryBuilder, BooleanBuilder, FixedSizeBinaryBuilder, Float32Builder, Int64Builder,
+    ListBuilder, StringBuilder, UInt64Builder,
 };
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef, Int32Array, Int64Array, RecordBatch, make_array};
@@ -156,11 +157,15 @@ fn extract(py: Python<'_>, captions: PyArrowType<ArrayData>) -> PyResult<PyArrow
 
 /// What deduplication groups captions by: `exact_key` (16 bytes; equal keys are the
 /// same text) and `band_keys` (the near-duplicate LSH keys; captions sharing one are
-/// candidate pairs for [`verify`]).
+/// candidate pairs for [`verify`]). With `signed=True` the band keys are int64 (the
+/// same 64 bits) and the exact key plain binary, for engines without unsigned or
+/// fixed-size types (Spark).
 #[pyfunction]
+#[pyo3(signature = (captions, signed=false))]
 fn signatures(
     py: Python<'_>,
     captions: PyArrowType<ArrayData>,
+    signed: bool,
 ) -> PyResult<PyArrowType<RecordBatch>> {
     let captions = strings(captions.0, "signatures(captions)")?;
     let sigs = py.detach(|| {
@@ -177,6 +182,32 @@ fn signatures(
             })
             .collect::<Vec<_>>()
     });
+    if signed {
+        let mut keys = BinaryBuilder::new();
+        let mut bands = ListBuilder::new(Int64Builder::new());
+        for s in sigs {
+            match s {
+                Some((k, b)) => {
+                    keys.append_value(k);
+                    bands.values().extend(b.iter().map(|&x| Some(x as i64)));
+                    bands.append(true);
+                }
+                None => {
+                    keys.append_null();
+                    bands.append(false);
+                }
+            }
+        }
+        let keys = keys.finish();
+        let bands = bands.finish();
+        return batch(
+            vec![
+                Field::new("exact_key", keys.data_type().clone(), true),
+                Field::new("band_keys", bands.data_type().clone(), true),
+            ],
+            vec![Arc::new(keys), Arc::new(bands)],
+        );
+    }
     let mut keys = FixedSizeBinaryBuilder::new(16);
     let mut bands = ListBuilder::new(UInt64Builder::new());
     for s in sigs {
@@ -244,6 +275,264 @@ fn verify(
     Ok(PyArrowType(out.finish().into_data()))
 }
 
+/// Reads files as `cairn ingest` does (format by content, gzip/zstd undone, WARC
+/// records and JSON Lines lines split out), renders each source and extracts its
+/// captions: the whole parallel stage of an ingest, for one task's share of the files.
+///
+/// Returns two record batches. `sources`: one row per source read, in order: `input`
+/// (row of `paths`), `seq` (its place among that file's sources), `uri`, `sha256`,
+/// `kind`, `encoding`, `text_len`, `warnings` (JSON list), `origin` (JSON or null),
+/// `content` (the exact bytes); a source that could not be read has only `error`
+/// set. `captions`: one row per caption occurrence: `input`, `seq`, `ordinal`,
+/// `start`, `end` (span in the source's rendering), `text`, `exact_key` (16 bytes),
+/// `record` (JSON).
+#[pyfunction]
+#[pyo3(signature = (paths, text_field="caption", uri_field=Some("uri"), date_field=Some("date")))]
+fn read_files(
+    py: Python<'_>,
+    paths: PyArrowType<ArrayData>,
+    text_field: &str,
+    uri_field: Option<&str>,
+    date_field: Option<&str>,
+) -> PyResult<(PyArrowType<RecordBatch>, PyArrowType<RecordBatch>)> {
+    let paths = strings(paths.0, "read_files(paths)")?;
+    let opts = cairn_ingest::ReadOptions {
+        text_field: text_field.to_string(),
+        uri_field: uri_field.map(str::to_string),
+        date_field: date_field.map(str::to_string),
+    };
+    type Read = Vec<(usize, Result<Prepared, String>)>;
+    struct Prepared {
+        doc: cairn_model::Document,
+        captions: cairn_extract::DocumentCaptions,
+    }
+    let read: Read = py.detach(|| {
+        let mut out = Vec::new();
+        for (i, p) in paths.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let input = cairn_ingest::Input::File(p.into());
+            cairn_ingest::read_input(&input, &opts, &mut |raw| {
+                let r = raw.and_then(cairn_ingest::render).map(|mut doc| {
+                    let captions =
+                        extractor().document(doc.segments.take(), &doc.text, doc.embedded.as_ref());
+                    Prepared { doc, captions }
+                });
+                out.push((i, r.map_err(|e| e.to_string())));
+                true
+            });
+        }
+        out
+    });
+    let mut s_input = Int64Builder::new();
+    let mut s_seq = Int64Builder::new();
+    let (mut uri, mut sha, mut kind, mut enc) = (
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    );
+    let mut text_len = Int64Builder::new();
+    let (mut warnings, mut origin, mut error) = (
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    );
+    let mut content = BinaryBuilder::new();
+    let (mut c_input, mut c_seq, mut c_ord, mut c_start, mut c_end) = (
+        Int64Builder::new(),
+        Int64Builder::new(),
+        Int64Builder::new(),
+        Int64Builder::new(),
+        Int64Builder::new(),
+    );
+    let (mut c_text, mut c_record) = (StringBuilder::new(), StringBuilder::new());
+    let mut c_key = BinaryBuilder::new();
+    let mut seq_of: Vec<i64> = vec![0; paths.len()];
+    for (i, r) in read {
+        let seq = seq_of[i];
+        seq_of[i] += 1;
+        s_input.append_value(i as i64);
+        s_seq.append_value(seq);
+        match r {
+            Err(e) => {
+                for b in [
+                    &mut uri,
+                    &mut sha,
+                    &mut kind,
+                    &mut enc,
+                    &mut warnings,
+                    &mut origin,
+                ] {
+                    b.append_null();
+                }
+                text_len.append_null();
+                content.append_null();
+                error.append_value(e);
+            }
+            Ok(Prepared { doc, captions }) => {
+                let mut w = doc.warnings;
+                w.extend(captions.warnings);
+                uri.append_value(&doc.uri);
+                sha.append_value(&doc.sha256);
+                kind.append_value(doc.kind.as_str());
+                enc.append_value(&doc.encoding);
+                text_len.append_value(doc.text.len() as i64);
+                warnings.append_value(serde_json::to_string(&w).unwrap_or_else(|_| "[]".into()));
+                origin.append_option(doc.origin.as_deref());
+                content.append_value(&doc.bytes);
+                error.append_null();
+                for (o, (seg, record)) in captions.captions.into_iter().enumerate() {
+                    c_input.append_value(i as i64);
+                    c_seq.append_value(seq);
+                    c_ord.append_value(o as i64);
+                    c_start.append_value(seg.span.start as i64);
+                    c_end.append_value(seg.span.end as i64);
+                    c_key.append_value(cairn_dedup::exact_key(&seg.text).to_bytes());
+                    c_text.append_value(&seg.text);
+                    c_record.append_value(serde_json::to_string(&record).unwrap_or_default());
+                }
+            }
+        }
+    }
+    let long = |n: &str, null| Field::new(n, DataType::Int64, null);
+    let text = |n: &str, null| Field::new(n, DataType::Utf8, null);
+    let sources = batch(
+        vec![
+            long("input", false),
+            long("seq", false),
+            text("uri", true),
+            text("sha256", true),
+            text("kind", true),
+            text("encoding", true),
+            long("text_len", true),
+            text("warnings", true),
+            text("origin", true),
+            Field::new("content", DataType::Binary, true),
+            text("error", true),
+        ],
+        vec![
+            Arc::new(s_input.finish()),
+            Arc::new(s_seq.finish()),
+            Arc::new(uri.finish()),
+            Arc::new(sha.finish()),
+            Arc::new(kind.finish()),
+            Arc::new(enc.finish()),
+            Arc::new(text_len.finish()),
+            Arc::new(warnings.finish()),
+            Arc::new(origin.finish()),
+            Arc::new(content.finish()),
+            Arc::new(error.finish()),
+        ],
+    )?;
+    let captions = batch(
+        vec![
+            long("input", false),
+            long("seq", false),
+            long("ordinal", false),
+            long("start", false),
+            long("end", false),
+            text("text", false),
+            Field::new("exact_key", DataType::Binary, false),
+            text("record", false),
+        ],
+        vec![
+            Arc::new(c_input.finish()),
+            Arc::new(c_seq.finish()),
+            Arc::new(c_ord.finish()),
+            Arc::new(c_start.finish()),
+            Arc::new(c_end.finish()),
+            Arc::new(c_text.finish()),
+            Arc::new(c_key.finish()),
+            Arc::new(c_record.finish()),
+        ],
+    )?;
+    Ok((sources, captions))
+}
+
+/// Clusters distinct caption texts given in input order, exactly as `cairn ingest`
+/// and `cairn dedup` do, with each text's eligible LSH keys given (bit `i` for the
+/// `i`-th of its `band_keys`; see the Rust docs of `cairn_dedup::Eligible`). Meant
+/// for one connected part of the verified candidate-pair graph at a time: that gives
+/// the clusters a single pass over the whole input gives.
+///
+/// Returns `cluster` (the row of the cluster's first text) and `canonical` (whether
+/// the text is its cluster's canonical, most complete, variant).
+#[pyfunction]
+#[pyo3(signature = (texts, eligible, threshold=cairn_dedup::DEFAULT_THRESHOLD))]
+fn cluster(
+    py: Python<'_>,
+    texts: PyArrowType<ArrayData>,
+    eligible: PyArrowType<ArrayData>,
+    threshold: f32,
+) -> PyResult<PyArrowType<RecordBatch>> {
+    let texts = strings(texts.0, "cluster(texts)")?;
+    let eligible = make_array(eligible.0);
+    let eligible = arrow_cast_i64(&eligible, "cluster(eligible)")?;
+    if texts.len() != eligible.len() {
+        return Err(PyValueError::new_err(format!(
+            "cluster: texts has {} rows and eligible {}",
+            texts.len(),
+            eligible.len()
+        )));
+    }
+    if texts.iter().any(Option::is_none) {
+        return Err(PyValueError::new_err("cluster: texts holds a null"));
+    }
+    let assigned = py.detach(|| {
+        let mut d = cairn_dedup::Deduper::new(threshold);
+        let mut first: Vec<i64> = Vec::new();
+        for (row, (t, e)) in texts.iter().zip(&eligible).enumerate() {
+            let c = d.push_eligible(
+                t.as_deref().unwrap_or_default(),
+                cairn_dedup::Eligible(*e as u16),
+            );
+            if c as usize == first.len() {
+                first.push(row as i64);
+            }
+        }
+        (d.finish(), first)
+    });
+    let (out, first) = assigned;
+    let mut cl = Int64Builder::new();
+    let mut canon = BooleanBuilder::new();
+    for (c, is_canonical) in out {
+        cl.append_value(first[c as usize]);
+        canon.append_value(is_canonical);
+    }
+    batch(
+        vec![
+            Field::new("cluster", DataType::Int64, false),
+            Field::new("canonical", DataType::Boolean, false),
+        ],
+        vec![Arc::new(cl.finish()), Arc::new(canon.finish())],
+    )
+}
+
+/// The values of an integer array (any width, no nulls) as i64.
+fn arrow_cast_i64(a: &ArrayRef, what: &str) -> PyResult<Vec<i64>> {
+    use arrow_array::types::*;
+    let bad = || {
+        PyValueError::new_err(format!(
+            "{what}: expected integers without nulls, got {}",
+            a.data_type()
+        ))
+    };
+    if a.null_count() > 0 {
+        return Err(bad());
+    }
+    macro_rules! take {
+        ($($t:ty),*) => {
+            $(if let Some(x) = a.as_primitive_opt::<$t>() {
+                return Ok(x.values().iter().map(|&v| v as i64).collect());
+            })*
+        };
+    }
+    take!(
+        Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type
+    );
+    Err(bad())
+}
+
 /// cairn's batch stages over Arrow arrays.
 #[pymodule]
 fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -252,6 +541,8 @@ fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(signatures, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(read_files, m)?)?;
+    m.add_function(wrap_pyfunction!(cluster, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

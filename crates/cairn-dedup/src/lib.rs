@@ -10,7 +10,8 @@ pub mod near;
 use unicode_normalization::UnicodeNormalization;
 
 pub use near::{
-    DEFAULT_THRESHOLD, Features, Lookup, NearIndex, band_keys, completeness, features, similarity,
+    DEFAULT_THRESHOLD, Eligible, Features, Lookup, MAX_BUCKET, NearIndex, band_keys, completeness,
+    features, similarity,
 };
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
@@ -122,9 +123,14 @@ pub struct Deduper {
 impl Deduper {
     /// A deduper verifying near-duplicates at `threshold`.
     pub fn new(threshold: f32) -> Self {
+        Self::with_max_bucket(threshold, MAX_BUCKET as u8)
+    }
+
+    /// [`Deduper::new`] with another limit on the texts one LSH key finds.
+    pub fn with_max_bucket(threshold: f32, max_bucket: u8) -> Self {
         Deduper {
             exact: Default::default(),
-            near: NearIndex::new(threshold),
+            near: NearIndex::with_max_bucket(threshold, max_bucket),
             best: Vec::new(),
             assigned: Vec::new(),
         }
@@ -152,11 +158,24 @@ impl Deduper {
     }
 
     fn push_prepared(&mut self, key: u128, f: Features) -> u32 {
+        self.push_with(key, f, None)
+    }
+
+    /// Assigns one caption whose eligible keys were computed elsewhere (an engine that
+    /// clusters each connected part of the candidate graph apart gives the ranks over the
+    /// whole input; see [`Eligible`]).
+    pub fn push_eligible(&mut self, text: &str, eligible: Eligible) -> u32 {
+        let (k, f) = near::prepare(text);
+        self.push_with(k.0, f, Some(eligible))
+    }
+
+    fn push_with(&mut self, key: u128, f: Features, eligible: Option<Eligible>) -> u32 {
         let pos = self.assigned.len() as u64;
         let score = completeness(&f);
         let cluster = if let Some(&c) = self.exact.get(&key) {
             c
         } else {
+            let eligible = eligible.unwrap_or_else(|| self.near.observe(&f));
             let c = match self.near.lookup(&f) {
                 near::Lookup::Match(c) => c as u32,
                 near::Lookup::Ambiguous => {
@@ -170,14 +189,14 @@ impl Deduper {
                 near::Lookup::New => {
                     let c = self.best.len() as u32;
                     self.best.push((score, pos));
-                    self.near.insert(i64::from(c), f.clone());
+                    self.near.insert(i64::from(c), f.clone(), eligible);
                     c
                 }
             };
             self.exact.insert(key, c);
             if score > self.best[c as usize].0 {
                 self.best[c as usize] = (score, pos);
-                self.near.insert(i64::from(c), f);
+                self.near.insert(i64::from(c), f, eligible);
             }
             c
         };

@@ -24,11 +24,6 @@ const PREFIX_WORDS: usize = 10;
 /// Most words of a copy's identity that may be missing from the original's (typos, a
 /// word cut short); the word check decides which of them are typos.
 const MAX_MISSING_WORDS: u32 = 4;
-/// Most representatives one LSH bucket holds. Formulaic captions ("A man walks past a
-/// damaged building in ...") fill some buckets with thousands of different photographs;
-/// such a bucket says little, and verifying all of it would make clustering quadratic.
-/// A copy is still found through its other bands.
-const MAX_BUCKET: usize = 64;
 
 /// What a caption is compared by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -457,21 +452,56 @@ pub enum Lookup {
     New,
 }
 
+/// Which of a caption's LSH keys (bit `i`: the `i`-th key of [`band_keys`]) it may be
+/// found by: those where it is among the first [`MAX_BUCKET`] distinct texts that had
+/// the key. Formulaic captions share some keys with thousands of other photographs;
+/// such a bucket says little, and verifying all of it would make clustering quadratic.
+///
+/// The rule depends only on the order of the distinct texts, not on how they were
+/// clustered, so an engine that cannot run the clustering in one sequence (Spark) can
+/// compute it with a window over each key, then cluster each connected part of the
+/// verified-pair graph on its own and get the same clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Eligible(pub u16);
+
+impl Eligible {
+    /// Every key.
+    pub const ALL: Eligible = Eligible(u16::MAX);
+
+    fn has(self, i: usize) -> bool {
+        self.0 & (1 << i) != 0
+    }
+}
+
 /// An incremental near-duplicate index over cluster representatives.
 ///
-/// Memory: each cluster holds its representative's features (30 × 4 bytes of
-/// signature, 4 bytes per bigram, its words in one allocation) plus `BANDS + 1` bucket
-/// entries (16 bytes each while a bucket holds one representative).
+/// Each representative a cluster has had is an entry, found through its eligible keys;
+/// a caption matches a cluster when it verifies against one of the cluster's entries it
+/// shares a key with *and* against the cluster's current representative. (The first
+/// condition keeps every match an edge of the verified candidate-pair graph, which is
+/// what lets clustering run per connected part of that graph; the second keeps a
+/// cluster from drawing copies through a cut-short text it once had.)
+///
+/// Memory: each entry holds its representative's features (30 × 4 bytes of signature, 4
+/// bytes per bigram, its words in one allocation) plus up to `BANDS + 1` bucket entries
+/// (16 bytes each while a bucket holds one representative); per distinct key seen, one
+/// counter.
 #[derive(Debug, Default)]
 pub struct NearIndex {
     threshold: f32,
+    max_bucket: u8,
     bands: Buckets,
-    reps: Vec<(i64, Features)>,
+    /// Every representative a cluster has had: (slot of the cluster, features).
+    entries: Vec<(u32, Features)>,
+    /// Per cluster, by age: (cluster id, its current representative's entry).
+    slots: Vec<(i64, u32)>,
     by_cluster: FxHashMap<i64, u32>,
+    /// Distinct texts seen per key (saturating at [`MAX_BUCKET`]).
+    seen: FxHashMap<u64, u8>,
 }
 
-/// LSH buckets (key -> representatives). Most buckets hold one representative, kept
-/// inline in a map of its own; only the others pay for a list.
+/// LSH buckets (key -> entries). Most buckets hold one entry, kept inline in a map of
+/// its own; only the others pay for a list.
 #[derive(Debug, Default)]
 struct Buckets {
     one: FxHashMap<u64, u32>,
@@ -486,22 +516,22 @@ impl Buckets {
         self.more.get(&key).map_or(&[], Vec::as_slice)
     }
 
-    /// Adds `r` to a bucket, unless the bucket is full or holds it already.
-    fn add(&mut self, key: u64, r: u32) {
+    /// Adds entry `e` to a bucket.
+    fn add(&mut self, key: u64, e: u32) {
         if let Some(list) = self.more.get_mut(&key) {
-            if list.len() < MAX_BUCKET && !list.contains(&r) {
-                list.push(r);
+            if !list.contains(&e) {
+                list.push(e);
             }
             return;
         }
         match self.one.get(&key) {
             None => {
-                self.one.insert(key, r);
+                self.one.insert(key, e);
             }
-            Some(&first) if first == r => {}
+            Some(&first) if first == e => {}
             Some(&first) => {
                 self.one.remove(&key);
-                self.more.insert(key, vec![first, r]);
+                self.more.insert(key, vec![first, e]);
             }
         }
     }
@@ -522,23 +552,60 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
     bands.chain(f.prefix.map(|p| p ^ 0xA5A5_A5A5_A5A5_A5A5))
 }
 
+/// How many distinct texts with a key may be found through it ([`Eligible`]).
+pub const MAX_BUCKET: usize = 64;
+
 impl NearIndex {
     /// An empty index verifying at `threshold` (0..1; [`DEFAULT_THRESHOLD`] is a good start).
     pub fn new(threshold: f32) -> Self {
+        Self::with_max_bucket(threshold, MAX_BUCKET as u8)
+    }
+
+    /// [`NearIndex::new`] with another limit than [`MAX_BUCKET`] on the texts a key
+    /// finds (tests use a small one to make the limit matter on a small corpus).
+    pub fn with_max_bucket(threshold: f32, max_bucket: u8) -> Self {
         NearIndex {
             threshold,
+            max_bucket,
             ..Default::default()
         }
     }
 
     /// Number of clusters.
     pub fn len(&self) -> usize {
-        self.reps.len()
+        self.slots.len()
     }
 
     /// Whether there are no clusters.
     pub fn is_empty(&self) -> bool {
-        self.reps.is_empty()
+        self.slots.is_empty()
+    }
+
+    /// Counts a new distinct text under each of its keys and returns the keys it is
+    /// among the first [`MAX_BUCKET`] (or the index's own limit) texts of. Call it once per distinct text, in input
+    /// order, whether or not the text becomes a representative.
+    pub fn observe(&mut self, f: &Features) -> Eligible {
+        let mut out = 0u16;
+        let mut keys = [0u64; BANDS + 1];
+        let mut n = 0;
+        for k in band_keys(f) {
+            keys[n] = k;
+            n += 1;
+        }
+        let keys = &keys[..n];
+        for (i, &k) in keys.iter().enumerate() {
+            // A key twice in one text counts once.
+            if let Some(j) = keys[..i].iter().position(|&x| x == k) {
+                out |= ((out >> j) & 1) << i;
+                continue;
+            }
+            let n = self.seen.entry(k).or_insert(0);
+            if *n < self.max_bucket {
+                out |= 1 << i;
+                *n += 1;
+            }
+        }
+        Eligible(out)
     }
 
     /// The cluster whose representative the caption is a near-duplicate of (the most
@@ -556,23 +623,36 @@ impl NearIndex {
         if f.words < MIN_WORDS {
             return Lookup::New;
         }
-        // Candidates from every band, each once (up to `BANDS + 1` full buckets).
+        // Candidate entries from every band, each once.
         let mut candidates: Vec<u32> = Vec::new();
         for key in band_keys(f) {
             candidates.extend_from_slice(self.bands.get(key));
         }
         candidates.sort_unstable();
         candidates.dedup();
+        // Clusters with an entry that verifies, oldest first, with the score when that
+        // entry is the cluster's current representative (not verified twice then).
+        let mut gated: Vec<(u32, Option<f32>)> = Vec::new();
+        for e in candidates {
+            let (slot, ref g) = self.entries[e as usize];
+            if let Some(s) = similarity(f, g, self.threshold) {
+                let current = self.slots[slot as usize].1 == e;
+                gated.push((slot, current.then_some(s)));
+            }
+        }
+        // Per cluster, the entry with a score first.
+        gated.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.is_some().cmp(&a.1.is_some())));
+        gated.dedup_by_key(|g| g.0);
         let mut best: Option<(f32, usize, u32)> = None;
         let mut passing = 0usize;
-        for r in candidates {
-            if let Some(s) = similarity(f, &self.reps[r as usize].1, self.threshold) {
+        for (slot, score) in gated {
+            let rep = &self.entries[self.slots[slot as usize].1 as usize].1;
+            if let Some(s) = score.or_else(|| similarity(f, rep, self.threshold)) {
                 passing += 1;
                 // Prefer the higher score, then the larger representative, then the
-                // older one (candidates come in age order).
-                let size = self.reps[r as usize].1.words;
-                if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && size > bz)) {
-                    best = Some((s, size, r));
+                // older cluster.
+                if best.is_none_or(|(bs, bz, _)| s > bs || (s == bs && rep.words > bz)) {
+                    best = Some((s, rep.words, slot));
                 }
             }
         }
@@ -581,39 +661,41 @@ impl NearIndex {
             return Lookup::Ambiguous;
         }
         match best {
-            Some((_, _, r)) => Lookup::Match(self.reps[r as usize].0),
+            Some((_, _, slot)) => Lookup::Match(self.slots[slot as usize].0),
             None => Lookup::New,
         }
     }
 
-    /// Adds a cluster with its representative.
-    pub fn insert(&mut self, cluster: i64, f: Features) {
-        if let Some(&r) = self.by_cluster.get(&cluster) {
-            self.set_rep(r, f);
-            return;
+    /// Makes `f` the representative of `cluster` (a new cluster, or a more complete
+    /// variant that joined it), found through the keys `eligible` names. A former
+    /// representative stays an entry, so copies of it are still found.
+    pub fn insert(&mut self, cluster: i64, f: Features, eligible: Eligible) {
+        let e = self.entries.len() as u32;
+        let slot = match self.by_cluster.get(&cluster) {
+            Some(&slot) => {
+                self.slots[slot as usize].1 = e;
+                slot
+            }
+            None => {
+                let slot = self.slots.len() as u32;
+                self.by_cluster.insert(cluster, slot);
+                self.slots.push((cluster, e));
+                slot
+            }
+        };
+        for (i, key) in band_keys(&f).enumerate() {
+            if eligible.has(i) {
+                self.bands.add(key, e);
+            }
         }
-        let r = self.reps.len() as u32;
-        for key in band_keys(&f) {
-            self.bands.add(key, r);
-        }
-        self.by_cluster.insert(cluster, r);
-        self.reps.push((cluster, f));
-    }
-
-    /// Makes `f` the representative of `cluster` (a more complete variant joined it).
-    /// The old representative's band entries stay, so copies of it are still found.
-    fn set_rep(&mut self, r: u32, f: Features) {
-        for key in band_keys(&f) {
-            self.bands.add(key, r);
-        }
-        self.reps[r as usize].1 = f;
+        self.entries.push((slot, f));
     }
 
     /// The representative of a cluster.
     pub fn representative(&self, cluster: i64) -> Option<&Features> {
         self.by_cluster
             .get(&cluster)
-            .map(|&r| &self.reps[r as usize].1)
+            .map(|&slot| &self.entries[self.slots[slot as usize].1 as usize].1)
     }
 }
 
@@ -681,7 +763,9 @@ mod tests {
     #[test]
     fn index_finds_the_cluster_and_does_not_chain() {
         let mut idx = NearIndex::new(DEFAULT_THRESHOLD);
-        idx.insert(1, features(BASE));
+        let f = features(BASE);
+        let e = idx.observe(&f);
+        idx.insert(1, f, e);
         assert_eq!(idx.find(&features("A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016...more")), Some(1));
         assert_eq!(
             idx.find(&features(

@@ -7,6 +7,7 @@
 
 mod credit;
 mod date;
+mod document;
 mod entities;
 mod places;
 pub mod segment;
@@ -17,6 +18,7 @@ use std::sync::Arc;
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{Casualties, Record, Span, fold_whitespace};
 
+pub use document::{DocumentCaptions, MAX_CAPTION_BYTES, caption_segments};
 pub use entities::event_type_names;
 pub use segment::segment;
 

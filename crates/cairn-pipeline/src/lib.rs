@@ -7,9 +7,12 @@ use std::sync::Arc;
 
 use cairn_extract::Extractor;
 use cairn_ingest::Input;
-use cairn_model::{Document, Embedded, Precision, Record, Span};
+use cairn_model::Document;
 use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
+
+mod import;
+pub use import::import;
 
 /// What can stop a whole run (a bad input only stops itself).
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +20,14 @@ pub enum Error {
     /// The archive failed.
     #[error(transparent)]
     Store(#[from] cairn_store::Error),
+    /// A job output to import is missing, unreadable or inconsistent.
+    #[error("{path}: {message}")]
+    Import {
+        /// The file or directory.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 /// Result alias for this crate.
@@ -31,6 +42,9 @@ pub struct Options {
     pub batch_bytes: usize,
     /// Near-duplicate threshold; `None` merges exact duplicates only.
     pub near_threshold: Option<f32>,
+    /// How many distinct texts an LSH key finds ([`cairn_dedup::MAX_BUCKET`]; tests
+    /// lower it so that the limit matters on a small corpus).
+    pub max_bucket: u8,
     /// How to read JSON Lines.
     pub read: cairn_ingest::ReadOptions,
 }
@@ -41,6 +55,7 @@ impl Default for Options {
             batch_sources: 512,
             batch_bytes: 32 * 1024 * 1024,
             near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
+            max_bucket: cairn_dedup::MAX_BUCKET as u8,
             read: cairn_ingest::ReadOptions::default(),
         }
     }
@@ -50,15 +65,19 @@ impl Default for Options {
 #[derive(Debug)]
 pub struct NearClusterer {
     index: cairn_dedup::NearIndex,
-    last: Option<(String, cairn_dedup::Features)>,
+    last: Option<(String, cairn_dedup::Features, cairn_dedup::Eligible)>,
     ambiguous: bool,
 }
 
 impl NearClusterer {
     /// A clusterer over every caption already in `archive`.
-    pub fn load(archive: &Archive, threshold: f32) -> Result<Self> {
-        let mut index = cairn_dedup::NearIndex::new(threshold);
-        archive.for_each_canonical(|id, text| index.insert(id, cairn_dedup::features(text)))?;
+    pub fn load(archive: &Archive, threshold: f32, max_bucket: u8) -> Result<Self> {
+        let mut index = cairn_dedup::NearIndex::with_max_bucket(threshold, max_bucket);
+        archive.for_each_canonical(|id, text| {
+            let f = cairn_dedup::features(text);
+            let e = index.observe(&f);
+            index.insert(id, f, e)
+        })?;
         Ok(NearClusterer {
             index,
             last: None,
@@ -66,10 +85,16 @@ impl NearClusterer {
         })
     }
 
-    fn features_of(&mut self, text: &str) -> cairn_dedup::Features {
+    /// The features of the text `assign` was last called with, and its eligible keys.
+    fn features_of(&mut self, text: &str) -> (cairn_dedup::Features, cairn_dedup::Eligible) {
         match self.last.take() {
-            Some((t, f)) if t == text => f,
-            _ => cairn_dedup::features(text),
+            Some((t, f, e)) if t == text => (f, e),
+            // Not reached: the store calls `created` or `prefer` right after `assign`.
+            _ => {
+                let f = cairn_dedup::features(text);
+                let e = self.index.observe(&f);
+                (f, e)
+            }
         }
     }
 }
@@ -77,9 +102,11 @@ impl NearClusterer {
 impl cairn_store::Clusterer for NearClusterer {
     fn assign(&mut self, text: &str) -> Option<i64> {
         let f = cairn_dedup::features(text);
+        // Every new distinct text counts under its keys, whatever becomes of it.
+        let eligible = self.index.observe(&f);
         let found = self.index.lookup(&f);
         self.ambiguous = found == cairn_dedup::Lookup::Ambiguous;
-        self.last = Some((text.to_string(), f));
+        self.last = Some((text.to_string(), f, eligible));
         match found {
             cairn_dedup::Lookup::Match(c) => Some(c),
             _ => None,
@@ -87,15 +114,15 @@ impl cairn_store::Clusterer for NearClusterer {
     }
 
     fn created(&mut self, caption: i64, text: &str) {
-        let f = self.features_of(text);
+        let (f, e) = self.features_of(text);
         // A cut-short copy that fitted several captions stands alone and is never matched.
         if !std::mem::take(&mut self.ambiguous) {
-            self.index.insert(caption, f);
+            self.index.insert(caption, f, e);
         }
     }
 
     fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool {
-        let f = self.features_of(candidate);
+        let (f, e) = self.features_of(candidate);
         let better = match self.index.representative(caption) {
             Some(rep) => cairn_dedup::completeness(&f) > cairn_dedup::completeness(rep),
             None => {
@@ -104,7 +131,7 @@ impl cairn_store::Clusterer for NearClusterer {
             }
         };
         if better {
-            self.index.insert(caption, f);
+            self.index.insert(caption, f, e);
         }
         better
     }
@@ -177,144 +204,19 @@ impl Report {
     }
 }
 
-/// Applies the fields a source carries itself (IPTC/XMP, JSON Lines) to a record
-/// extracted from its text: they take precedence; where the text says otherwise, both
-/// are kept (the record's warnings name what the text said).
-fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
-    let no_span = Span::new(0, 0);
-    if !e.byline.is_empty() || e.credit.is_some() || e.source.is_some() {
-        let credit = record.credit.get_or_insert_with(|| cairn_model::Credit {
-            raw: String::new(),
-            photographers: Vec::new(),
-            agency: None,
-            distributor: None,
-            span: no_span,
-        });
-        if !e.byline.is_empty() && credit.photographers != e.byline {
-            if !credit.photographers.is_empty() {
-                record.warnings.push(format!(
-                    "embedded By-line {:?} differs from the text's credit {:?}; the embedded one is used",
-                    e.byline, credit.photographers
-                ));
-            }
-            credit.photographers = e.byline.clone();
-        }
-        if let Some(agency) = e.credit.as_ref().or(e.source.as_ref()) {
-            if credit.agency.as_deref() != Some(agency.as_str()) {
-                if let Some(old) = &credit.agency {
-                    record.warnings.push(format!(
-                        "embedded Credit {agency:?} differs from the text's agency {old:?}; the embedded one is used"
-                    ));
-                }
-                credit.agency = Some(agency.clone());
-            }
-        }
-        if let (Some(src), Some(cr)) = (&e.source, &e.credit) {
-            if src != cr && credit.distributor.is_none() {
-                credit.distributor = Some(src.clone());
-            }
-        }
-    }
-    if let Some(d) = &e.date {
-        let precision = match d.len() {
-            4 => Some(Precision::Year),
-            7 => Some(Precision::Month),
-            10 => Some(Precision::Day),
-            _ => None,
-        };
-        if let Some(precision) = precision {
-            if record.date.as_ref().map(|x| &x.value) != Some(d) {
-                if let Some(old) = &record.date {
-                    record.warnings.push(format!(
-                        "embedded date {d} differs from the text's date {}; the embedded one is used",
-                        old.value
-                    ));
-                }
-                record.date = Some(cairn_model::DateValue {
-                    value: d.clone(),
-                    precision,
-                    text: String::new(),
-                    span: no_span,
-                });
-            }
-        }
-    }
-    if let Some(city) = e.city.as_ref().or(e.state.as_ref()) {
-        let country = e
-            .country
-            .as_deref()
-            .or(e.country_code.as_deref())
-            .unwrap_or("");
-        let probe = if country.is_empty() {
-            format!("In {city}.")
-        } else {
-            format!("In {city}, {country}.")
-        };
-        if let Some(mut place) = extractor.extract(&probe).location {
-            if record
-                .location
-                .as_ref()
-                .and_then(|l| l.gazetteer_id.as_ref())
-                != place.gazetteer_id.as_ref()
-            {
-                if let Some(old) = &record.location {
-                    record.warnings.push(format!(
-                        "embedded place {city:?} differs from the text's location {:?}; the embedded one is used",
-                        old.name
-                    ));
-                }
-                place.text = String::new();
-                place.span = no_span;
-                record.location = Some(place);
-            }
-        }
-    }
-}
-
-/// The longest text taken as one caption.
-pub const MAX_CAPTION_BYTES: usize = 16 * 1024;
-
-/// The captions of a document: the segments its reader found (HTML, images) or the
-/// paragraphs of its text; then, apart, the paragraphs too long to be captions (over
-/// [`MAX_CAPTION_BYTES`]: a dump, a log, a book), which are not extracted, so that
-/// extraction time and memory stay bounded.
-pub fn caption_segments(
-    segments: Option<Vec<cairn_model::Segment>>,
-    text: &str,
-) -> (Vec<cairn_model::Segment>, Vec<cairn_model::Segment>) {
-    segments
-        .unwrap_or_else(|| cairn_extract::segment(text))
-        .into_iter()
-        .partition(|s| s.text.len() <= MAX_CAPTION_BYTES)
-}
-
 /// Turns one document into what the archive stores: segments, records, exact keys.
 pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
-    let (segments, too_long) = caption_segments(doc.segments, &doc.text);
-    let embedded = doc.embedded;
+    let captions = extractor.document(doc.segments, &doc.text, doc.embedded.as_ref());
     let mut warnings = doc.warnings;
-    for seg in &too_long {
-        warnings.push(format!(
-            "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
-            seg.text.len(),
-            seg.span.start,
-            seg.span.end
-        ));
-    }
-    let occurrences = segments
+    warnings.extend(captions.warnings);
+    let occurrences = captions
+        .captions
         .into_iter()
-        .map(|seg| {
-            let key = cairn_dedup::exact_key(&seg.text).to_bytes();
-            let mut record = extractor.extract(&seg.text);
-            if let Some(e) = &embedded {
-                apply_embedded(&mut record, e, extractor);
-            }
-            NewOccurrence {
-                span: seg.span,
-                text: seg.text,
-                key,
-                record: Some(record),
-            }
+        .map(|(seg, record)| NewOccurrence {
+            key: cairn_dedup::exact_key(&seg.text).to_bytes(),
+            span: seg.span,
+            text: seg.text,
+            record: Some(record),
         })
         .collect();
     NewSource {
@@ -350,7 +252,7 @@ pub fn ingest(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Report> {
     let mut clusterer: Box<dyn cairn_store::Clusterer> = match opts.near_threshold {
-        Some(t) => Box::new(NearClusterer::load(archive, t)?),
+        Some(t) => Box::new(NearClusterer::load(archive, t, opts.max_bucket)?),
         None => Box::new(cairn_store::ExactOnly),
     };
     let (inputs, errors) = cairn_ingest::expand_paths(paths);

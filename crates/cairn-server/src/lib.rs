@@ -632,9 +632,12 @@ async fn ingest_page(
         let mut slot = ing.writer.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
             let archive = Archive::open_writer(&ing.dir)?;
-            let clusterer =
-                cairn_pipeline::NearClusterer::load(&archive, cairn_dedup::DEFAULT_THRESHOLD)
-                    .map_err(|e| ApiError::Internal(e.to_string()))?;
+            let clusterer = cairn_pipeline::NearClusterer::load(
+                &archive,
+                cairn_dedup::DEFAULT_THRESHOLD,
+                cairn_dedup::MAX_BUCKET as u8,
+            )
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
             *slot = Some(IngestWriter {
                 archive,
                 clusterer,

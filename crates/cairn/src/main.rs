@@ -142,6 +142,20 @@ enum Command {
         /// Merge exact duplicates only.
         #[arg(long)]
         exact_only: bool,
+        /// Distinct texts an LSH key finds (tests lower it; see cairn_dedup::Eligible).
+        #[arg(long, default_value_t = cairn_dedup::MAX_BUCKET as u8, hide = true)]
+        max_bucket: u8,
+    },
+    /// Build or extend the archive from a cluster job's Parquet output (the Spark job
+    /// in cairn-py/spark: DIR/sources, occurrences, records, clusters). Records and
+    /// clusters are taken as the job computed them; bytes are checked against their
+    /// sha256 and spans against their sources.
+    Import {
+        /// The job's output directory.
+        dir: PathBuf,
+        /// Print the summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// Print counts of what the archive holds.
     Stats {
@@ -308,6 +322,7 @@ fn data_dir(cli_data: &Option<PathBuf>) -> PathBuf {
 fn run(cli: Cli) -> Result<ExitCode> {
     let data = data_dir(&cli.data);
     match cli.command {
+        Command::Import { dir, json } => import(&data, &dir, json),
         Command::Ingest {
             paths,
             text_field,
@@ -317,6 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             batch_sources,
             threshold,
             exact_only,
+            max_bucket,
         } => {
             if !(0.0..=1.0).contains(&threshold) {
                 bail!("--threshold must lie between 0 and 1");
@@ -324,6 +340,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = Options {
                 batch_sources: batch_sources.max(1),
                 near_threshold: (!exact_only).then_some(threshold),
+                max_bucket,
                 read: cairn_ingest::ReadOptions {
                     text_field,
                     uri_field: Some(uri_field),
@@ -715,6 +732,25 @@ fn places(name: &str, json: bool) -> Result<ExitCode> {
 fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
     let mut archive = Archive::open_writer(data)?;
     let extractor = Arc::new(Extractor::bundled());
+    with_progress("ingested", json, |on_event| {
+        cairn_pipeline::ingest(&mut archive, paths, extractor, opts, on_event)
+    })
+}
+
+fn import(data: &Path, dir: &Path, json: bool) -> Result<ExitCode> {
+    let mut archive = Archive::open_writer(data)?;
+    with_progress("imported", json, |on_event| {
+        cairn_pipeline::import(&mut archive, dir, 512, on_event)
+    })
+}
+
+/// Runs an ingest or import with a progress bar on a terminal, warnings and errors on
+/// stderr, and the summary at the end.
+fn with_progress(
+    done: &str,
+    json: bool,
+    run: impl FnOnce(&mut dyn FnMut(Event)) -> cairn_pipeline::Result<cairn_pipeline::Report>,
+) -> Result<ExitCode> {
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(0);
         b.set_style(
@@ -730,7 +766,7 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
     };
     let mut captions = 0u64;
     let started = std::time::Instant::now();
-    let report = cairn_pipeline::ingest(&mut archive, paths, extractor, opts, &mut |e| match e {
+    let report = run(&mut |e| match e {
         Event::Planned { bytes, .. } => bar.set_length(bytes),
         Event::Read { bytes, captions: c } => {
             bar.inc(bytes);
@@ -746,13 +782,14 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
         }
         Event::Rejected { message } => bar.suspend(|| eprintln!("error: {message}")),
         Event::Committed(_) => {}
-    })?;
+    });
     bar.finish_and_clear();
+    let report = report?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
     eprintln!(
-        "ingested {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings",
+        "{done} {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings",
         report.sources_added,
         report.sources_skipped,
         report.occurrences_added,
@@ -799,16 +836,13 @@ fn extract(files: &[PathBuf]) -> Result<ExitCode> {
             for w in &doc.warnings {
                 eprintln!("warning: {}: {w}", doc.uri);
             }
-            let (segments, too_long) = cairn_pipeline::caption_segments(doc.segments, &doc.text);
-            for seg in &too_long {
-                eprintln!(
-                    "warning: {}: a paragraph of {} bytes is too long to be a caption; skipped",
-                    doc.uri,
-                    seg.text.len()
-                );
+            // The same captions and records `cairn ingest` stores, embedded IPTC/XMP
+            // fields applied.
+            let found = extractor.document(doc.segments, &doc.text, doc.embedded.as_ref());
+            for w in &found.warnings {
+                eprintln!("warning: {}: {w}", doc.uri);
             }
-            for seg in segments {
-                let rec = extractor.extract(&seg.text);
+            for (_, rec) in found.captions {
                 let r = serde_json::to_writer(&mut out, &rec)
                     .map_err(std::io::Error::from)
                     .and_then(|_| out.write_all(b"\n"));

@@ -7,6 +7,8 @@ use std::process::Output;
 
 use assert_cmd::Command;
 
+pub mod py;
+
 /// The `cairn` binary built by cargo for these tests.
 pub fn cairn(data: &Path) -> Command {
     let mut c = Command::cargo_bin("cairn").expect("cairn binary");
