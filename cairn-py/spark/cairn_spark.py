@@ -114,26 +114,36 @@ READ_DDL = (
 )
 
 
+# Files read per call: output batches stay a few MB (a WARC file is read whole, though).
+FILES_PER_CALL = 64
+
+
 def read_batches(batches):
     """mapInArrow: rows of (input, path) -> the sources and captions they hold."""
-    for b in batches:
-        inputs = b.column("input")
-        sources, captions = cairn.read_files(b.column("path"))
-        src_input = pc.take(inputs, sources.column("input"))
-        cap_input = pc.take(inputs, captions.column("input"))
-        n, m = sources.num_rows, captions.num_rows
-        src = pa.StructArray.from_arrays(
-            [sources.column(f.name) for f in SOURCE], fields=list(SOURCE)
-        )
-        yield pa.RecordBatch.from_arrays(
-            [src_input, sources.column("seq"), src, pa.nulls(n, CAPTION)], schema=READ
-        )
-        cap = pa.StructArray.from_arrays(
-            [captions.column(f.name) for f in CAPTION], fields=list(CAPTION)
-        )
-        yield pa.RecordBatch.from_arrays(
-            [cap_input, captions.column("seq"), pa.nulls(m, SOURCE), cap], schema=READ
-        )
+    for whole in batches:
+        for off in range(0, whole.num_rows, FILES_PER_CALL):
+            yield from read_chunk(whole.slice(off, FILES_PER_CALL))
+
+
+def read_chunk(b):
+    """The sources and captions of a few files."""
+    inputs = b.column("input")
+    sources, captions = cairn.read_files(b.column("path"))
+    src_input = pc.take(inputs, sources.column("input"))
+    cap_input = pc.take(inputs, captions.column("input"))
+    n, m = sources.num_rows, captions.num_rows
+    src = pa.StructArray.from_arrays(
+        [sources.column(f.name) for f in SOURCE], fields=list(SOURCE)
+    )
+    yield pa.RecordBatch.from_arrays(
+        [src_input, sources.column("seq"), src, pa.nulls(n, CAPTION)], schema=READ
+    )
+    cap = pa.StructArray.from_arrays(
+        [captions.column(f.name) for f in CAPTION], fields=list(CAPTION)
+    )
+    yield pa.RecordBatch.from_arrays(
+        [cap_input, captions.column("seq"), pa.nulls(m, SOURCE), cap], schema=READ
+    )
 
 
 def signature_batches(batches):
@@ -145,15 +155,37 @@ def signature_batches(batches):
         )
 
 
-def verify_batches(threshold):
+def verify_groups(threshold):
+    """mapInArrow over rows sorted by group: the verified pairs of each group's texts.
+    A group cut by a batch boundary is carried over to the next batch."""
+
+    def call(t):
+        return cairn.verified_pairs(
+            t.column("pos").combine_chunks(),
+            t.column("text").combine_chunks(),
+            t.column("is_t").combine_chunks(),
+            t.column("is_u").combine_chunks(),
+            threshold,
+            t.column("group").combine_chunks(),
+        )
+
     def f(batches):
+        carry = None
         for b in batches:
-            score = cairn.verify(b.column("text_t"), b.column("text_u"), threshold)
-            keep = pc.is_valid(score)
-            yield pa.RecordBatch.from_arrays(
-                [pc.filter(b.column("t"), keep), pc.filter(b.column("u"), keep)],
-                names=["t", "u"],
-            )
+            t = pa.Table.from_batches([b])
+            if carry is not None:
+                t = pa.concat_tables([carry, t])
+            if t.num_rows == 0:
+                continue
+            g = t.column("group")
+            last = g[t.num_rows - 1].as_py()
+            # Rows of the last group may go on in the next batch.
+            cut = t.num_rows - pc.sum(pc.equal(g, last)).as_py()
+            carry = t.slice(cut)
+            if cut > 0:
+                yield call(t.slice(0, cut))
+        if carry is not None and carry.num_rows:
+            yield call(carry)
 
     return f
 
@@ -225,6 +257,38 @@ def components(spark, edges, F):
     return comp, rounds
 
 
+def stage_metrics(spark):
+    """Per phase, from Spark's monitoring API: executor run and CPU seconds, and the
+    bytes shuffled (written) and read from shuffles; `None` when the API is not there."""
+    import urllib.request
+
+    sc = spark.sparkContext
+    base = f"{sc.uiWebUrl}/api/v1/applications/{sc.applicationId}"
+    try:
+        jobs = json.load(urllib.request.urlopen(f"{base}/jobs"))
+        stages = json.load(urllib.request.urlopen(f"{base}/stages"))
+    except Exception:  # no UI (spark.ui.enabled=false) or not reachable
+        return None
+    by_stage = {}
+    for st in stages:
+        by_stage.setdefault(st["stageId"], []).append(st)
+    out = {}
+    for job in jobs:
+        group = job.get("jobGroup") or "other"
+        m = out.setdefault(group, {"executor_run_s": 0.0, "executor_cpu_s": 0.0,
+                                   "shuffle_write_bytes": 0, "shuffle_read_bytes": 0})
+        for sid in job.get("stageIds", []):
+            for st in by_stage.pop(sid, []):
+                m["executor_run_s"] += st.get("executorRunTime", 0) / 1000
+                m["executor_cpu_s"] += st.get("executorCpuTime", 0) / 1e9
+                m["shuffle_write_bytes"] += st.get("shuffleWriteBytes", 0)
+                m["shuffle_read_bytes"] += st.get("shuffleReadBytes", 0)
+    for m in out.values():
+        m["executor_run_s"] = round(m["executor_run_s"], 3)
+        m["executor_cpu_s"] = round(m["executor_cpu_s"], 3)
+    return out
+
+
 def run(args):
     from pyspark.sql import SparkSession, Window
     from pyspark.sql import functions as F
@@ -233,10 +297,17 @@ def run(args):
     t0 = time.time()
     timings = {}
 
+    phases = ["read", "sources", "exact", "signatures", "eligible", "pairs", "components",
+              "clusters", "write"]
+
     def lap(name, df=None):
+        """Ends a phase (forcing `df`), and names the Spark jobs of the next one."""
         if df is not None:
             df.count()
         timings[name] = round(time.time() - t0 - sum(timings.values()), 3)
+        following = phases[phases.index(name) + 1:]
+        if following:
+            spark.sparkContext.setJobGroup(following[0], following[0])
 
     files = list_inputs(args.inputs)
     if not files:
@@ -244,13 +315,18 @@ def run(args):
     builder = (
         SparkSession.builder.appName("cairn")
         .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", args.driver_memory)
+        .config("spark.executor.memory", args.executor_memory)
         .config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
     )
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
+    spark.sparkContext.setJobGroup("read", "read")
+    timings["startup"] = round(time.time() - t0, 3)
     max_bucket = args.max_bucket
+    shuffle_parts = args.shuffle_partitions
     parts = args.partitions or max(2, spark.sparkContext.defaultParallelism * 2)
     salts = args.salts
 
@@ -261,35 +337,42 @@ def run(args):
     lap("read", read)
 
     # Sources: the first of each (uri, sha256) is stored, later copies are skipped with
-    # their captions, as in `cairn ingest`.
+    # their captions, as in `cairn ingest`. (Decided on the keys alone; the bytes never
+    # move for it.)
     sources = read.where(F.col("source").isNotNull()).select("input", "seq", "source.*")
     rejected = sources.where(F.col("error").isNotNull()).select("input", "seq", "error")
-    first = Window.partitionBy("uri", "sha256").orderBy("input", "seq")
-    kept = (
-        sources.where(F.col("error").isNull())
-        .withColumn("n", F.row_number().over(first))
-        .where(F.col("n") == 1)
-        .drop("n", "error")
-        .persist(StorageLevel.MEMORY_AND_DISK)
+    ok = sources.where(F.col("error").isNull()).drop("error")
+    firsts = (
+        ok.groupBy("uri", "sha256")
+        .agg(F.min(F.struct("input", "seq")).alias("f"))
+        .select("f.input", "f.seq")
     )
+    kept = ok.join(firsts, ["input", "seq"], "left_semi").persist(StorageLevel.MEMORY_AND_DISK)
+    # Positions in the input, as one number: (input, seq, ordinal) in mixed radix.
+    spans = read.where(F.col("caption").isNotNull()).agg(
+        F.max("seq").alias("s"), F.max("caption.ordinal").alias("o")
+    ).first()
+    seq_radix, ord_radix = (spans["s"] or 0) + 1, (spans["o"] or 0) + 1
+    if len(files) * seq_radix * ord_radix >= 2**63:
+        raise SystemExit("error: too many sources or captions per file to number them")
     captions = (
         read.where(F.col("caption").isNotNull())
         .select("input", "seq", "caption.*")
         .join(kept.select("input", "seq"), ["input", "seq"], "left_semi")
-    )
-    # Positions in the input: a global sort, then an id that grows with it.
-    captions = (
-        captions.orderBy("input", "seq", "ordinal")
-        .withColumn("pos", F.monotonically_increasing_id())
+        .withColumn(
+            "pos",
+            (F.col("input") * seq_radix + F.col("seq")) * ord_radix + F.col("ordinal"),
+        )
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     lap("sources", captions)
 
-    # Distinct texts: the first occurrence's text and record.
+    # Distinct texts: the first occurrence's text and record (the first positions are
+    # found on the keys alone, then picked out where the captions are).
+    first_pos = captions.groupBy("exact_key").agg(F.min("pos").alias("pos"))
     texts = (
-        captions.groupBy("exact_key")
-        .agg(F.min(F.struct("pos", "text", "record")).alias("f"))
-        .select("exact_key", "f.pos", "f.text", "f.record")
+        captions.join(first_pos, ["exact_key", "pos"], "left_semi")
+        .select("exact_key", "pos", "text", "record")
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     lap("exact", texts)
@@ -323,43 +406,49 @@ def run(args):
     )
     lap("eligible", eligible)
 
-    # Candidate pairs: a text and every earlier eligible text sharing a key. Keys with
-    # more than --hot texts are salted: their texts spread over `salts` groups, the
-    # (at most MAX_BUCKET) eligible texts copied to each.
+    # Candidate pairs, verified where the texts of a key are together: in each key's
+    # group, every text against the earlier eligible ones (at most MAX_BUCKET), so
+    # only texts move, never pairs. Keys with more than --hot texts are salted: their
+    # texts spread over `salts` groups, the eligible ones copied to each.
+    # A key of one text makes no pair: most keys are such and never reach a group.
     counts = distinct_keys.groupBy("key").count()
+    shared = counts.where(F.col("count") > 1).select("key")
     hot = counts.where(F.col("count") > args.hot).select("key", F.lit(True).alias("hot"))
-    t_side = (
-        distinct_keys.join(F.broadcast(hot), "key", "left")
-        .withColumn(
-            "salt",
-            F.when(F.col("hot"), F.pmod(F.xxhash64("pos"), F.lit(salts))).otherwise(0),
-        )
-        .select("key", "salt", F.col("pos").alias("t"))
+    marked = (
+        distinct_keys.join(shared, "key", "left_semi")
+        .join(eligible.withColumn("elig", F.lit(True)), ["pos", "key"], "left")
+        .join(F.broadcast(hot), "key", "left")
+        .fillna(False, ["elig", "hot"])
     )
-    u_side = (
-        eligible.join(F.broadcast(hot), "key", "left")
-        .withColumn(
-            "salt",
-            F.explode(
-                F.when(F.col("hot"), F.sequence(F.lit(0), F.lit(salts - 1))).otherwise(
-                    F.array(F.lit(0))
-                )
-            ),
-        )
-        .select("key", "salt", F.col("pos").alias("u"))
+    # Not hot: one row per text, both roles. Hot: each text once as a `t` in its salt,
+    # each eligible text as a `u` in every salt.
+    plain = marked.where(~F.col("hot")).select(
+        "key", F.lit(0).alias("salt"), "pos", F.lit(True).alias("is_t"),
+        F.col("elig").alias("is_u"),
     )
-    pairs = (
-        t_side.join(u_side, ["key", "salt"])
-        .where(F.col("u") < F.col("t"))
-        .select("t", "u")
+    hot_t = marked.where(F.col("hot")).select(
+        "key", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("int").alias("salt"), "pos",
+        F.lit(True).alias("is_t"), F.lit(False).alias("is_u"),
+    )
+    hot_u = marked.where(F.col("hot") & F.col("elig")).select(
+        "key", F.explode(F.sequence(F.lit(0), F.lit(salts - 1))).alias("salt"), "pos",
+        F.lit(False).alias("is_t"), F.lit(True).alias("is_u"),
+    )
+    groups = (
+        plain.unionByName(hot_t)
+        .unionByName(hot_u)
+        .join(texts.select("pos", "text"), "pos")
+    )
+    # Each (key, salt) group whole in one partition, its rows together: one Rust call
+    # verifies many groups (a call per group would cost more than the checks).
+    verified = (
+        groups.withColumn("group", F.xxhash64("key", "salt"))
+        .repartition(shuffle_parts, "group")
+        .sortWithinPartitions("group", "pos")
+        .select("group", "pos", "text", "is_t", "is_u")
+        .mapInArrow(verify_groups(args.threshold), "t long, u long")
         .distinct()
-    )
-    text_of = texts.select("pos", "text")
-    pairs = pairs.join(
-        text_of.select(F.col("pos").alias("t"), F.col("text").alias("text_t")), "t"
-    ).join(text_of.select(F.col("pos").alias("u"), F.col("text").alias("text_u")), "u")
-    verified = pairs.mapInArrow(verify_batches(args.threshold), "t long, u long").persist(
-        StorageLevel.MEMORY_AND_DISK
+        .persist(StorageLevel.MEMORY_AND_DISK)
     )
     lap("pairs", verified)
 
@@ -404,7 +493,8 @@ def run(args):
     )
     lap("write")
 
-    sizes = spark.sparkContext.parallelize(files, parts).map(os.path.getsize).sum()
+    spark.sparkContext.setJobGroup("summary", "summary")
+    sizes = sum(os.path.getsize(f) for f in files)
     summary = {
         "files": len(files),
         "bytes": int(sizes),
@@ -419,6 +509,7 @@ def run(args):
         "master": spark.sparkContext.master,
         "default_parallelism": spark.sparkContext.defaultParallelism,
         "seconds": timings,
+        "stages": stage_metrics(spark),
         "total_seconds": round(time.time() - t0, 3),
     }
     with open(os.path.join(out, "_cairn.json"), "w") as f:
@@ -433,6 +524,8 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="directory for the Parquet output")
     ap.add_argument("--master", help="Spark master (default: from spark-submit or local[*])")
     ap.add_argument("--partitions", type=int, help="read tasks (default: 2 x cores)")
+    ap.add_argument("--driver-memory", default="4g", help="spark.driver.memory")
+    ap.add_argument("--executor-memory", default="4g", help="spark.executor.memory")
     ap.add_argument("--shuffle-partitions", type=int, default=16,
                     help="partitions of each shuffle (spark.sql.shuffle.partitions)")
     ap.add_argument("--threshold", type=float, default=0.7, help="near-duplicate threshold")

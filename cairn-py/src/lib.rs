@@ -449,6 +449,93 @@ fn read_files(
     Ok((sources, captions))
 }
 
+/// The verified candidate pairs among the texts that share one LSH key: every row
+/// with `is_t` set against every row with `is_u` set that comes earlier (smaller `pos`),
+/// kept when the two show the same photograph at `threshold`. Features are computed once
+/// per row, so a group costs one pass over its texts plus one check per pair. Returns
+/// `t` and `u` (their `pos`) of the pairs that verify.
+///
+/// With `group` (an integer array), rows are several groups one after the other (equal
+/// values together, as a sort leaves them), each verified apart: one call for many
+/// keys.
+#[pyfunction]
+#[pyo3(signature = (pos, texts, is_t, is_u, threshold=cairn_dedup::DEFAULT_THRESHOLD, group=None))]
+fn verified_pairs(
+    py: Python<'_>,
+    pos: PyArrowType<ArrayData>,
+    texts: PyArrowType<ArrayData>,
+    is_t: PyArrowType<ArrayData>,
+    is_u: PyArrowType<ArrayData>,
+    threshold: f32,
+    group: Option<PyArrowType<ArrayData>>,
+) -> PyResult<PyArrowType<RecordBatch>> {
+    let pos = arrow_cast_i64(&make_array(pos.0), "verified_pairs(pos)")?;
+    let group = match group {
+        Some(g) => Some(arrow_cast_i64(&make_array(g.0), "verified_pairs(group)")?),
+        None => None,
+    };
+    let texts = strings(texts.0, "verified_pairs(texts)")?;
+    let flags = |d: ArrayData, what: &str| -> PyResult<Vec<bool>> {
+        let a = make_array(d);
+        let b = a
+            .as_boolean_opt()
+            .filter(|b| b.null_count() == 0)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("{what}: expected booleans without nulls"))
+            })?;
+        Ok(b.values().iter().collect())
+    };
+    let is_t = flags(is_t.0, "verified_pairs(is_t)")?;
+    let is_u = flags(is_u.0, "verified_pairs(is_u)")?;
+    let n = pos.len();
+    if texts.len() != n
+        || is_t.len() != n
+        || is_u.len() != n
+        || group.as_ref().is_some_and(|g| g.len() != n)
+    {
+        return Err(PyValueError::new_err(
+            "verified_pairs: the arrays differ in length",
+        ));
+    }
+    let pairs = py.detach(|| {
+        let feats: Vec<Option<cairn_dedup::Features>> = texts
+            .iter()
+            .map(|t| t.as_deref().map(cairn_dedup::features))
+            .collect();
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < n {
+            let end = match &group {
+                Some(g) => (start..n).find(|&i| g[i] != g[start]).unwrap_or(n),
+                None => n,
+            };
+            let us: Vec<usize> = (start..end)
+                .filter(|&i| is_u[i] && feats[i].is_some())
+                .collect();
+            for t in (start..end).filter(|&i| is_t[i]) {
+                let Some(ft) = &feats[t] else { continue };
+                for &u in &us {
+                    if let Some(fu) = feats[u].as_ref().filter(|_| pos[u] < pos[t])
+                        && cairn_dedup::similarity(ft, fu, threshold).is_some()
+                    {
+                        out.push((pos[t], pos[u]));
+                    }
+                }
+            }
+            start = end;
+        }
+        out
+    });
+    let (t, u): (Vec<i64>, Vec<i64>) = pairs.into_iter().unzip();
+    batch(
+        vec![
+            Field::new("t", DataType::Int64, false),
+            Field::new("u", DataType::Int64, false),
+        ],
+        vec![Arc::new(Int64Array::from(t)), Arc::new(Int64Array::from(u))],
+    )
+}
+
 /// Clusters distinct caption texts given in input order, exactly as `cairn ingest`
 /// and `cairn dedup` do, with each text's eligible LSH keys given (bit `i` for the
 /// `i`-th of its `band_keys`; see the Rust docs of `cairn_dedup::Eligible`). Meant
@@ -543,6 +630,7 @@ fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(read_files, m)?)?;
     m.add_function(wrap_pyfunction!(cluster, m)?)?;
+    m.add_function(wrap_pyfunction!(verified_pairs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
