@@ -312,6 +312,9 @@ def run(args):
     files = list_inputs(args.inputs)
     if not files:
         raise SystemExit("error: no input files")
+    # Python workers run this interpreter (the one with pyspark and cairn) unless told
+    # otherwise.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     builder = (
         SparkSession.builder.appName("cairn")
         .config("spark.ui.showConsoleProgress", "false")
