@@ -13,12 +13,12 @@ or deduplication is written again here. What Spark does is move data:
 3. exact duplicates: occurrences grouped by exact key; each distinct text keeps its
    first occurrence (position in the input, text, record);
 4. signatures: `cairn.signatures` gives each distinct text its LSH band keys;
-5. eligibility: a text may be found through a key when it is among the first 64
+5. eligibility: a text may be found through a key when it is among the first 128
    distinct texts that have it (`cairn_dedup::Eligible`): a window per key, run on a
-   salted partial top-64 first so that a key shared by millions of texts is spread
+   salted partial top first so that a key shared by millions of texts is spread
    over many tasks;
 6. candidate pairs: each text with each earlier eligible text sharing a key (at most
-   64 per key), hot keys salted; verified by `cairn.verify`;
+   128 per key), hot keys salted; verified by `cairn.verified_pairs`;
 7. connected components of the verified pairs (large-star / small-star);
 8. clusters: each component's texts, in input order, go through `cairn.cluster`,
    the single-machine clustering itself (representatives, no chaining), which gives
@@ -44,7 +44,7 @@ import cairn
 
 # The same limit as `cairn_dedup::MAX_BUCKET` (--max-bucket changes it, for tests,
 # with `cairn ingest --max-bucket`).
-MAX_BUCKET = 64
+MAX_BUCKET = 128
 
 
 def list_inputs(paths):

@@ -553,7 +553,7 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
 }
 
 /// How many distinct texts with a key may be found through it ([`Eligible`]).
-pub const MAX_BUCKET: usize = 64;
+pub const MAX_BUCKET: usize = 128;
 
 impl NearIndex {
     /// An empty index verifying at `threshold` (0..1; [`DEFAULT_THRESHOLD`] is a good start).
