@@ -99,7 +99,7 @@ fn per_component(texts: &[String], max_bucket: u8, all_eligible: bool) -> Vec<us
 #[test]
 fn per_component_clustering_equals_one_pass() {
     let texts = corpus(1500);
-    for max_bucket in [2u8, 64] {
+    for max_bucket in [2u8, cairn_dedup::MAX_BUCKET as u8] {
         let mut d = Deduper::with_max_bucket(DEFAULT_THRESHOLD, max_bucket);
         let one_pass: Vec<usize> = texts.iter().map(|t| d.push(t) as usize).collect();
         let one_pass = partition(&one_pass);
