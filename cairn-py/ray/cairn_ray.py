@@ -10,7 +10,6 @@ on Ray the same steps would be written with `groupby(...).map_groups`.
 """
 
 import argparse
-import os
 import sys
 import time
 
@@ -18,25 +17,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 import cairn
-
-
-def list_inputs(paths):
-    """Files in `cairn ingest`'s order (see spark/cairn_spark.py)."""
-    out = []
-
-    def walk(d):
-        with os.scandir(d) as it:
-            for e in sorted(it, key=lambda e: os.fsencode(e.name)):
-                if e.name.startswith("."):
-                    continue
-                if e.is_dir(follow_symlinks=False):
-                    walk(e.path)
-                elif e.is_file(follow_symlinks=False):
-                    out.append(os.path.abspath(e.path))
-
-    for p in paths:
-        walk(p) if os.path.isdir(p) else out.append(os.path.abspath(p))
-    return out
 
 
 def read(batch: pa.Table) -> pa.Table:
@@ -87,7 +67,7 @@ def main(argv=None):
 
     t0 = time.time()
     ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
-    files = list_inputs(args.inputs)
+    files = cairn.input_files(args.inputs)
     ds = ray.data.from_items([{"path": p} for p in files])
     captions = ds.map_batches(read, batch_format="pyarrow", batch_size=args.files_per_batch)
     captions.write_parquet(args.out)

@@ -6,8 +6,8 @@ gzip/zstd) to Parquet that `cairn import` turns into an archive.
 Every stage calls the `cairn` module (the Rust crates): nothing of reading, extraction
 or deduplication is written again here. What Spark does is move data:
 
-1. read: the input files, listed in `cairn ingest`'s order, are read, rendered and
-   extracted by `cairn.read_files` in `mapInArrow` tasks;
+1. read: the input files, listed in `cairn ingest`'s order (`cairn.input_files`), are
+   read, rendered and extracted by `cairn.read_files` in `mapInArrow` tasks;
 2. sources: a (uri, sha256) already seen earlier in the input is dropped with its
    captions, as `cairn ingest` skips it;
 3. exact duplicates: occurrences grouped by exact key; each distinct text keeps its
@@ -45,33 +45,6 @@ import cairn
 # The same limit as `cairn_dedup::MAX_BUCKET` (--max-bucket changes it, for tests,
 # with `cairn ingest --max-bucket`).
 MAX_BUCKET = 128
-
-
-def list_inputs(paths):
-    """Files in `cairn ingest`'s order: each argument in turn; a directory walked
-    depth first with the entries of each directory sorted by name, hidden entries
-    (name starting with a dot) below the top skipped, symbolic links not followed."""
-    out = []
-
-    def walk(d):
-        with os.scandir(d) as it:
-            entries = sorted(it, key=lambda e: os.fsencode(e.name))
-        for e in entries:
-            if e.name.startswith("."):
-                continue
-            if e.is_dir(follow_symlinks=False):
-                walk(e.path)
-            elif e.is_file(follow_symlinks=False):
-                out.append(e.path)
-
-    for p in paths:
-        if os.path.isdir(p):
-            walk(p)
-        elif os.path.exists(p):
-            out.append(p)
-        else:
-            raise SystemExit(f"error: {p}: no such file or directory")
-    return [os.path.abspath(p) for p in out]
 
 
 SOURCE = pa.struct(
@@ -309,7 +282,10 @@ def run(args):
         if following:
             spark.sparkContext.setJobGroup(following[0], following[0])
 
-    files = list_inputs(args.inputs)
+    try:
+        files = cairn.input_files(args.inputs)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}")
     if not files:
         raise SystemExit("error: no input files")
     # Python workers run this interpreter (the one with pyspark and cairn) unless told

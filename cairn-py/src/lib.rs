@@ -620,6 +620,30 @@ fn arrow_cast_i64(a: &ArrayRef, what: &str) -> PyResult<Vec<i64>> {
     Err(bad())
 }
 
+/// The files `cairn ingest` would read for these paths, in its order: each path in
+/// turn, directories walked with entries sorted by name and hidden ones skipped; made
+/// absolute (so tasks on other machines or working directories find them). A path that
+/// does not exist, or `-`, is an error naming it.
+#[pyfunction]
+fn input_files(paths: Vec<String>) -> PyResult<Vec<String>> {
+    let paths: Vec<std::path::PathBuf> = paths.into_iter().map(Into::into).collect();
+    let (inputs, errors) = cairn_ingest::expand_paths(&paths);
+    if let Some(e) = errors.first() {
+        return Err(PyValueError::new_err(e.to_string()));
+    }
+    inputs
+        .into_iter()
+        .map(|i| match i {
+            cairn_ingest::Input::File(p) => std::path::absolute(&p)
+                .map(|p| p.display().to_string())
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display()))),
+            cairn_ingest::Input::Stdin => Err(PyValueError::new_err(
+                "-: standard input cannot be split into tasks",
+            )),
+        })
+        .collect()
+}
+
 /// cairn's batch stages over Arrow arrays.
 #[pymodule]
 fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -629,6 +653,7 @@ fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(signatures, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(read_files, m)?)?;
+    m.add_function(wrap_pyfunction!(input_files, m)?)?;
     m.add_function(wrap_pyfunction!(cluster, m)?)?;
     m.add_function(wrap_pyfunction!(verified_pairs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
