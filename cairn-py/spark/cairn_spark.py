@@ -12,13 +12,17 @@ or deduplication is written again here. What Spark does is move data:
    captions, as `cairn ingest` skips it;
 3. exact duplicates: occurrences grouped by exact key; each distinct text keeps its
    first occurrence (position in the input, text, record);
-4. signatures: `cairn.signatures` gives each distinct text its LSH band keys;
+4. signatures: `cairn.key_sketches` gives each distinct text a row per LSH band key,
+   with a 104-byte sketch of the text (not the text);
 5. eligibility: a text may be found through a key when it is among the first 128
-   distinct texts that have it (`cairn_dedup::Eligible`): a window per key, run on a
-   salted partial top first so that a key shared by millions of texts is spread
-   over many tasks;
-6. candidate pairs: each text with each earlier eligible text sharing a key (at most
-   128 per key), hot keys salted; verified by `cairn.verified_pairs`;
+   distinct texts that have it (`cairn_dedup::Eligible`); for the few hot keys
+   (shared by more than --hot texts) a window finds them, on a salted partial top
+   first so that a key shared by millions of texts is spread over many tasks;
+6. candidate pairs: the rows of each key come together (hot keys split over salted
+   groups, their eligible texts copied to each) and `cairn.candidate_pairs` checks
+   each text against the earlier eligible ones with a bound on the sketches that is
+   never wrong, finding the eligible texts of whole keys as it goes; the pairs it
+   lets through are verified on the texts (`cairn.verify`);
 7. connected components of the verified pairs (large-star / small-star);
 8. clusters: each component's texts, in input order, go through `cairn.cluster`,
    the single-machine clustering itself (representatives, no chaining), which gives
@@ -119,46 +123,39 @@ def read_chunk(b):
     )
 
 
-def signature_batches(batches):
-    """mapInArrow: (pos, text) -> (pos, band_keys)."""
+def sketch_batches(batches):
+    """mapInArrow: (pos, text) -> a row per distinct LSH key of each text."""
     for b in batches:
-        sig = cairn.signatures(b.column("text"), signed=True)
-        yield pa.RecordBatch.from_arrays(
-            [b.column("pos"), sig.column("band_keys")], names=["pos", "band_keys"]
-        )
+        yield cairn.key_sketches(b.column("pos"), b.column("text"))
 
 
-def verify_groups(threshold):
-    """mapInArrow over rows sorted by group: the verified pairs of each group's texts.
-    A group cut by a batch boundary is carried over to the next batch."""
-
-    def call(t):
-        return cairn.verified_pairs(
-            t.column("pos").combine_chunks(),
-            t.column("text").combine_chunks(),
-            t.column("is_t").combine_chunks(),
-            t.column("is_u").combine_chunks(),
-            threshold,
-            t.column("group").combine_chunks(),
-        )
+def candidate_batches(max_bucket, threshold):
+    """mapInArrow over a partition of key groups (each group whole in it, in no
+    order): their candidate pairs (t, u, u's bits of the key)."""
 
     def f(batches):
-        carry = None
+        batches = list(batches)
+        if not batches:
+            return
+        t = pa.Table.from_batches(batches).combine_chunks()
+        if t.num_rows:
+            yield cairn.candidate_pairs(
+                *(t.column(c).chunk(0) for c in ("key", "salt", "pos", "bits", "role", "sketch")),
+                max_bucket=max_bucket, threshold=threshold,
+            )
+
+    return f
+
+
+def verify_batches(threshold):
+    """mapInArrow: (t, u, bits, tt, ut) -> the rows (t, u, bits) whose texts verify."""
+
+    def f(batches):
         for b in batches:
-            t = pa.Table.from_batches([b])
-            if carry is not None:
-                t = pa.concat_tables([carry, t])
-            if t.num_rows == 0:
-                continue
-            g = t.column("group")
-            last = g[t.num_rows - 1].as_py()
-            # Rows of the last group may go on in the next batch.
-            cut = t.num_rows - pc.sum(pc.equal(g, last)).as_py()
-            carry = t.slice(cut)
-            if cut > 0:
-                yield call(t.slice(0, cut))
-        if carry is not None and carry.num_rows:
-            yield call(carry)
+            ok = pc.is_valid(cairn.verify(b.column("tt"), b.column("ut"), threshold))
+            yield pa.RecordBatch.from_arrays(
+                [b.column(c).filter(ok) for c in ("t", "u", "bits")], names=["t", "u", "bits"]
+            )
 
     return f
 
@@ -356,79 +353,71 @@ def run(args):
     )
     lap("exact", texts)
 
-    sigs = texts.select("pos", "text").mapInArrow(
-        signature_batches, "pos long, band_keys array<long>"
-    )
-    keys = sigs.select("pos", F.posexplode("band_keys").alias("i", "key")).persist(
-        StorageLevel.MEMORY_AND_DISK
-    )
-    lap("signatures", keys)
+    # Signatures: a row per distinct LSH key of each distinct text, with a sketch of
+    # the text (104 bytes) in place of the text.
+    keyed = texts.select("pos", "text").mapInArrow(
+        sketch_batches, "key long, pos long, bits int, sketch binary"
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    lap("signatures", keyed)
 
-    # Eligibility: the first MAX_BUCKET distinct texts of each key. A partial top
-    # within salted groups first, so one key never sits in one task whole.
-    distinct_keys = keys.select("pos", "key").distinct()
-    salted = distinct_keys.withColumn("salt", F.pmod(F.xxhash64("pos"), F.lit(salts)))
+    # Hot keys (more than --hot texts) are split over `salts` groups: each text is
+    # checked in one of them, against the key's eligible texts (its first MAX_BUCKET,
+    # found by two windows over the hot keys' rows alone, the first per salt, so no
+    # task holds a hot key whole) copied to every group.
+    hot = (  # kept: the window and the groups both use it
+        keyed.groupBy("key").count().where(F.col("count") > args.hot).select("key")
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    hot_rows = keyed.join(F.broadcast(hot), "key", "left_semi").withColumn(
+        "salt", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("long")
+    )
     w1 = Window.partitionBy("key", "salt").orderBy("pos")
     w2 = Window.partitionBy("key").orderBy("pos")
-    eligible = (
-        salted.withColumn("r", F.row_number().over(w1))
+    hot_eligible = (
+        hot_rows.withColumn("r", F.row_number().over(w1))
         .where(F.col("r") <= max_bucket)
         .withColumn("r", F.row_number().over(w2))
         .where(F.col("r") <= max_bucket)
-        .select("pos", "key")
+        .drop("r", "salt")
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    masks = (
-        keys.join(eligible, ["pos", "key"], "left_semi")
-        .groupBy("pos")
-        .agg(F.expr("sum(shiftleft(1, i))").alias("mask"))
-    )
-    lap("eligible", eligible)
+    lap("eligible", hot_eligible)
 
-    # Candidate pairs, verified where the texts of a key are together: in each key's
-    # group, every text against the earlier eligible ones (at most MAX_BUCKET), so
-    # only texts move, never pairs. Keys with more than --hot texts are salted: their
-    # texts spread over `salts` groups, the eligible ones copied to each.
-    # A key of one text makes no pair: most keys are such and never reach a group.
-    counts = distinct_keys.groupBy("key").count()
-    shared = counts.where(F.col("count") > 1).select("key")
-    hot = counts.where(F.col("count") > args.hot).select("key", F.lit(True).alias("hot"))
-    marked = (
-        distinct_keys.join(shared, "key", "left_semi")
-        .join(eligible.withColumn("elig", F.lit(True)), ["pos", "key"], "left")
-        .join(F.broadcast(hot), "key", "left")
-        .fillna(False, ["elig", "hot"])
-    )
-    # Not hot: one row per text, both roles. Hot: each text once as a `t` in its salt,
-    # each eligible text as a `u` in every salt.
-    plain = marked.where(~F.col("hot")).select(
-        "key", F.lit(0).alias("salt"), "pos", F.lit(True).alias("is_t"),
-        F.col("elig").alias("is_u"),
-    )
-    hot_t = marked.where(F.col("hot")).select(
-        "key", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("int").alias("salt"), "pos",
-        F.lit(True).alias("is_t"), F.lit(False).alias("is_u"),
-    )
-    hot_u = marked.where(F.col("hot") & F.col("elig")).select(
-        "key", F.explode(F.sequence(F.lit(0), F.lit(salts - 1))).alias("salt"), "pos",
-        F.lit(False).alias("is_t"), F.lit(True).alias("is_u"),
-    )
+    # Candidate pairs: each key's group in one task (no sort: the Rust code groups a
+    # partition's rows), every text against the earlier eligible ones whose sketches
+    # may match; those are verified on the texts. A whole key's eligible texts are
+    # found in its group.
+    cols = ["key", "salt", "pos", "bits", "role", "sketch"]
     groups = (
-        plain.unionByName(hot_t)
-        .unionByName(hot_u)
-        .join(texts.select("pos", "text"), "pos")
+        keyed.join(F.broadcast(hot), "key", "left_anti")
+        .select("key", F.lit(0).cast("long").alias("salt"), "pos", "bits",
+                F.lit(0).alias("role"), "sketch")
+        .unionByName(hot_rows.select(*cols[:4], F.lit(1).alias("role"), "sketch"))
+        .unionByName(
+            hot_eligible.select(
+                "key", F.explode(F.sequence(F.lit(0).cast("long"), F.lit(salts - 1).cast("long"))).alias("salt"),
+                "pos", "bits", F.lit(2).alias("role"), "sketch",
+            )
+        )
     )
-    # Each (key, salt) group whole in one partition, its rows together: one Rust call
-    # verifies many groups (a call per group would cost more than the checks).
+    # A pair found under several keys is verified once; a text's eligible keys are
+    # those it brought to the pairs it verifies in as the earlier text (all that
+    # clustering needs of them: see `cairn_dedup::groups::Candidate`).
+    candidates = (
+        groups.repartition(shuffle_parts, "key", "salt")
+        .mapInArrow(candidate_batches(max_bucket, args.threshold), "t long, u long, bits int")
+        .groupBy("t", "u")
+        .agg(F.bit_or("bits").alias("bits"))
+    )
+    text_of = texts.select("pos", "text")
     verified = (
-        groups.withColumn("group", F.xxhash64("key", "salt"))
-        .repartition(shuffle_parts, "group")
-        .sortWithinPartitions("group", "pos")
-        .select("group", "pos", "text", "is_t", "is_u")
-        .mapInArrow(verify_groups(args.threshold), "t long, u long")
-        .distinct()
+        candidates.join(text_of.withColumnRenamed("pos", "t").withColumnRenamed("text", "tt"), "t")
+        .join(text_of.withColumnRenamed("pos", "u").withColumnRenamed("text", "ut"), "u")
+        .select("t", "u", "bits", "tt", "ut")
+        .mapInArrow(verify_batches(args.threshold), "t long, u long, bits int")
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
+    masks = verified.groupBy(F.col("u").alias("pos")).agg(F.bit_or("bits").alias("mask"))
     lap("pairs", verified)
 
     comp, rounds = components(spark, verified.select(F.col("t").alias("a"), F.col("u").alias("b")), F)
@@ -448,12 +437,17 @@ def run(args):
     clustered = grouped.groupBy("comp").applyInArrow(
         cluster_group(args.threshold), "pos long, cluster long, canonical boolean"
     )
-    alone = texts.select("pos").join(comp.withColumnRenamed("node", "pos"), "pos", "left_anti")
-    alone = alone.select("pos", F.col("pos").alias("cluster"), F.lit(True).alias("canonical"))
+    # Every other text is its own cluster's canonical text (one join, with the
+    # components' texts only on its other side).
     clusters = (
-        clustered.unionByName(alone)
-        .join(texts.select("pos", "exact_key"), "pos")
-        .select("exact_key", "cluster", "canonical", "pos")
+        texts.select("pos", "exact_key")
+        .join(clustered, "pos", "left")
+        .select(
+            "exact_key",
+            F.coalesce("cluster", "pos").alias("cluster"),
+            F.coalesce("canonical", F.lit(True)).alias("canonical"),
+            "pos",
+        )
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
     lap("clusters", clusters)

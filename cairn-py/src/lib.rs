@@ -449,90 +449,162 @@ fn read_files(
     Ok((sources, captions))
 }
 
-/// The verified candidate pairs among the texts that share one LSH key: every row
-/// with `is_t` set against every row with `is_u` set that comes earlier (smaller `pos`),
-/// kept when the two show the same photograph at `threshold`. Features are computed once
-/// per row, so a group costs one pass over its texts plus one check per pair. Returns
-/// `t` and `u` (their `pos`) of the pairs that verify.
-///
-/// With `group` (an integer array), rows are several groups one after the other (equal
-/// values together, as a sort leaves them), each verified apart: one call for many
-/// keys.
+/// The rows a text brings to the LSH key groups: one per distinct band key of each
+/// text, `key` (int64), `pos` (the text's `pos`), `bits` (int32: bit `i` set for its
+/// `i`-th band key, as `cluster` takes them) and `sketch` (binary: what
+/// `candidate_pairs` bounds similarity with, far smaller than the text). Null texts
+/// bring none.
 #[pyfunction]
-#[pyo3(signature = (pos, texts, is_t, is_u, threshold=cairn_dedup::DEFAULT_THRESHOLD, group=None))]
-fn verified_pairs(
+fn key_sketches(
     py: Python<'_>,
     pos: PyArrowType<ArrayData>,
     texts: PyArrowType<ArrayData>,
-    is_t: PyArrowType<ArrayData>,
-    is_u: PyArrowType<ArrayData>,
-    threshold: f32,
-    group: Option<PyArrowType<ArrayData>>,
 ) -> PyResult<PyArrowType<RecordBatch>> {
-    let pos = arrow_cast_i64(&make_array(pos.0), "verified_pairs(pos)")?;
-    let group = match group {
-        Some(g) => Some(arrow_cast_i64(&make_array(g.0), "verified_pairs(group)")?),
-        None => None,
-    };
-    let texts = strings(texts.0, "verified_pairs(texts)")?;
-    let flags = |d: ArrayData, what: &str| -> PyResult<Vec<bool>> {
-        let a = make_array(d);
-        let b = a
-            .as_boolean_opt()
-            .filter(|b| b.null_count() == 0)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("{what}: expected booleans without nulls"))
-            })?;
-        Ok(b.values().iter().collect())
-    };
-    let is_t = flags(is_t.0, "verified_pairs(is_t)")?;
-    let is_u = flags(is_u.0, "verified_pairs(is_u)")?;
-    let n = pos.len();
-    if texts.len() != n
-        || is_t.len() != n
-        || is_u.len() != n
-        || group.as_ref().is_some_and(|g| g.len() != n)
-    {
-        return Err(PyValueError::new_err(
-            "verified_pairs: the arrays differ in length",
-        ));
+    let pos = arrow_cast_i64(&make_array(pos.0), "key_sketches(pos)")?;
+    let texts = strings(texts.0, "key_sketches(texts)")?;
+    if pos.len() != texts.len() {
+        return Err(PyValueError::new_err(format!(
+            "key_sketches: pos has {} rows and texts {}",
+            pos.len(),
+            texts.len()
+        )));
     }
-    let pairs = py.detach(|| {
-        let feats: Vec<Option<cairn_dedup::Features>> = texts
-            .iter()
-            .map(|t| t.as_deref().map(cairn_dedup::features))
-            .collect();
-        let mut out = Vec::new();
-        let mut start = 0;
-        while start < n {
-            let end = match &group {
-                Some(g) => (start..n).find(|&i| g[i] != g[start]).unwrap_or(n),
-                None => n,
-            };
-            let us: Vec<usize> = (start..end)
-                .filter(|&i| is_u[i] && feats[i].is_some())
-                .collect();
-            for t in (start..end).filter(|&i| is_t[i]) {
-                let Some(ft) = &feats[t] else { continue };
-                for &u in &us {
-                    if let Some(fu) = feats[u].as_ref().filter(|_| pos[u] < pos[t])
-                        && cairn_dedup::similarity(ft, fu, threshold).is_some()
-                    {
-                        out.push((pos[t], pos[u]));
-                    }
+    let rows = py.detach(|| {
+        let mut rows: Vec<(u64, i64, u16, [u8; cairn_dedup::groups::SKETCH_BYTES])> = Vec::new();
+        for (&p, t) in pos.iter().zip(&texts) {
+            let Some(t) = t else { continue };
+            let f = cairn_dedup::features(t);
+            let sketch = cairn_dedup::groups::Sketch::of(&f).to_bytes();
+            let first = rows.len();
+            for (b, k) in cairn_dedup::band_keys(&f).enumerate() {
+                match rows[first..].iter_mut().find(|r| r.0 == k) {
+                    Some(r) => r.2 |= 1 << b,
+                    None => rows.push((k, p, 1 << b, sketch)),
                 }
             }
-            start = end;
         }
-        out
+        rows
     });
-    let (t, u): (Vec<i64>, Vec<i64>) = pairs.into_iter().unzip();
+    let mut sketches =
+        BinaryBuilder::with_capacity(rows.len(), rows.len() * cairn_dedup::groups::SKETCH_BYTES);
+    for r in &rows {
+        sketches.append_value(r.3);
+    }
+    let sketches = sketches.finish();
+    batch(
+        vec![
+            Field::new("key", DataType::Int64, false),
+            Field::new("pos", DataType::Int64, false),
+            Field::new("bits", DataType::Int32, false),
+            Field::new("sketch", sketches.data_type().clone(), false),
+        ],
+        vec![
+            Arc::new(Int64Array::from_iter_values(
+                rows.iter().map(|r| r.0 as i64),
+            )),
+            Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))),
+            Arc::new(Int32Array::from_iter_values(
+                rows.iter().map(|r| i32::from(r.2)),
+            )),
+            Arc::new(sketches),
+        ],
+    )
+}
+
+/// Candidate pairs of LSH key groups (rows from `key_sketches`, any order, many groups
+/// a call; a group is a `key` and a `salt`, 0 unless the key is split): in each group, every text against the earlier eligible texts whose
+/// sketches may match it (see the Rust docs of `cairn_dedup::groups`). `role` (int):
+/// 0 when the group holds the whole key (a text is eligible when among its first
+/// `max_bucket`), 1 for a text of a key split over several groups and 2 for one of
+/// that key's eligible texts, copied to each of them.
+///
+/// Returns `t`, `u` (positions, `u` before `t`: the pairs to verify on the texts; a
+/// pair once per group it is found in) and `bits` (int32: `u`'s bits of the group's
+/// key). A text's eligible keys for `cluster` are the OR of its `bits` over the
+/// verified pairs where it is `u` (why that is enough: the Rust docs of
+/// `cairn_dedup::groups::Candidate`).
+#[pyfunction]
+#[pyo3(signature = (key, salt, pos, bits, role, sketch, max_bucket=cairn_dedup::MAX_BUCKET, threshold=cairn_dedup::DEFAULT_THRESHOLD))]
+#[allow(clippy::too_many_arguments)]
+fn candidate_pairs(
+    py: Python<'_>,
+    key: PyArrowType<ArrayData>,
+    salt: PyArrowType<ArrayData>,
+    pos: PyArrowType<ArrayData>,
+    bits: PyArrowType<ArrayData>,
+    role: PyArrowType<ArrayData>,
+    sketch: PyArrowType<ArrayData>,
+    max_bucket: usize,
+    threshold: f32,
+) -> PyResult<PyArrowType<RecordBatch>> {
+    use cairn_dedup::groups::{GroupRow, Role, Sketch};
+    let key = arrow_cast_i64(&make_array(key.0), "candidate_pairs(key)")?;
+    let salt = arrow_cast_i64(&make_array(salt.0), "candidate_pairs(salt)")?;
+    let pos = arrow_cast_i64(&make_array(pos.0), "candidate_pairs(pos)")?;
+    let bits = arrow_cast_i64(&make_array(bits.0), "candidate_pairs(bits)")?;
+    let role = arrow_cast_i64(&make_array(role.0), "candidate_pairs(role)")?;
+    let sketch = make_array(sketch.0);
+    let n = key.len();
+    if salt.len() != n || pos.len() != n || bits.len() != n || role.len() != n || sketch.len() != n
+    {
+        return Err(PyValueError::new_err(
+            "candidate_pairs: the arrays differ in length",
+        ));
+    }
+    // A null sketch reads as empty, which no sketch is.
+    let sketches: Vec<&[u8]> = match sketch.data_type() {
+        DataType::Binary => sketch
+            .as_binary::<i32>()
+            .iter()
+            .map(|v| v.unwrap_or_default())
+            .collect(),
+        DataType::LargeBinary => sketch
+            .as_binary::<i64>()
+            .iter()
+            .map(|v| v.unwrap_or_default())
+            .collect(),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "candidate_pairs(sketch): expected binary, got {other}"
+            )));
+        }
+    };
+    let mut rows = Vec::with_capacity(n);
+    for i in 0..n {
+        let bad =
+            |what: &str| PyValueError::new_err(format!("candidate_pairs: row {i} has {what}"));
+        let sketch =
+            Sketch::from_bytes(sketches[i]).ok_or_else(|| bad("no sketch of the right length"))?;
+        let role = match role[i] {
+            0 => Role::Both,
+            1 => Role::Query,
+            2 => Role::Found,
+            r => return Err(bad(&format!("role {r} (0, 1 or 2 expected)"))),
+        };
+        let bits = u16::try_from(bits[i]).map_err(|_| bad("bits out of range"))?;
+        rows.push(GroupRow {
+            group: (key[i], salt[i]),
+            pos: pos[i],
+            bits,
+            role,
+            sketch,
+        });
+    }
+    let found =
+        py.detach(|| cairn_dedup::groups::group_candidates(&mut rows, max_bucket, threshold));
     batch(
         vec![
             Field::new("t", DataType::Int64, false),
             Field::new("u", DataType::Int64, false),
+            Field::new("bits", DataType::Int32, false),
         ],
-        vec![Arc::new(Int64Array::from(t)), Arc::new(Int64Array::from(u))],
+        vec![
+            Arc::new(Int64Array::from_iter_values(found.iter().map(|c| c.t))),
+            Arc::new(Int64Array::from_iter_values(found.iter().map(|c| c.u))),
+            Arc::new(Int32Array::from_iter_values(
+                found.iter().map(|c| i32::from(c.bits)),
+            )),
+        ],
     )
 }
 
@@ -655,7 +727,8 @@ fn cairn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_files, m)?)?;
     m.add_function(wrap_pyfunction!(input_files, m)?)?;
     m.add_function(wrap_pyfunction!(cluster, m)?)?;
-    m.add_function(wrap_pyfunction!(verified_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(key_sketches, m)?)?;
+    m.add_function(wrap_pyfunction!(candidate_pairs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -97,10 +97,57 @@ def test_signatures_and_verification():
         raise AssertionError("a non-string array must be refused")
 
 
+def test_key_groups():
+    full = ("Residents inspect a damaged building after an air strike in the rebel-held "
+            "Bab al-Nairab neighbourhood of Aleppo, Syria, on November 6, 2016. REUTERS/Abdalrhman Ismail")
+    cut = full[:90] + "...more"
+    other = ("A man walks past shops in the centre of Idlib, Syria, on March 2, 2017, "
+             "after the market reopened. AFP PHOTO/Omar Haj Kadour")
+    rows = cairn.key_sketches(pa.array([10, 20, 30, 40]), pa.array([full, None, cut, other]))
+    assert rows.schema.names == ["key", "pos", "bits", "sketch"]
+    pos = rows.column("pos").to_pylist()
+    assert set(pos) == {10, 30, 40}  # a null text brings no row
+    keys = rows.column("key").to_pylist()
+    bits = rows.column("bits").to_pylist()
+    # Each of a text's band keys is one row's bit, and a row per distinct key.
+    bands = cairn.signatures(pa.array([full, cut, other])).column("band_keys").to_pylist()
+    for p, b in zip((10, 30, 40), bands):
+        mine = [(k % 2**64, m) for k, m, q in zip(keys, bits, pos) if q == p]
+        assert sorted(k for k, _ in mine) == sorted(set(b))
+        for k, m in mine:
+            assert m == sum(1 << i for i, x in enumerate(b) if x == k)
+    # All rows under one key (as a group of a whole key): the cut copy is a candidate
+    # of its original, the other photograph of neither.
+    n = rows.num_rows
+    one = pa.array([0] * n, pa.int64())
+    c = cairn.candidate_pairs(one, one, rows.column("pos"), rows.column("bits"),
+                              pa.array([0] * n, pa.int8()), rows.column("sketch"))
+    pairs = set(zip(c.column("t").to_pylist(), c.column("u").to_pylist()))
+    assert pairs == {(30, 10)}, pairs
+    # With a limit of 0 nothing is eligible.
+    c = cairn.candidate_pairs(one, one, rows.column("pos"), rows.column("bits"),
+                              pa.array([0] * n, pa.int8()), rows.column("sketch"), max_bucket=0)
+    assert c.num_rows == 0
+    for bad, what in [
+        (dict(role=pa.array([3] * n, pa.int8())), "role 3"),
+        (dict(sketch=pa.array([b"x"] * n, pa.binary())), "sketch"),
+    ]:
+        args = dict(key=one, salt=one, pos=rows.column("pos"), bits=rows.column("bits"),
+                    role=pa.array([0] * n, pa.int8()), sketch=rows.column("sketch"))
+        args.update(bad)
+        try:
+            cairn.candidate_pairs(**args)
+        except ValueError as e:
+            assert what in str(e), e
+        else:
+            raise AssertionError(f"{what} must be refused")
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as d:
         test_records_equal_the_binary(pathlib.Path(d))
     test_spans_point_at_the_captions()
     test_signatures_and_verification()
-    print("cairn-py: 3 tests passed")
+    test_key_groups()
+    print("cairn-py: 4 tests passed")
     sys.exit(0)

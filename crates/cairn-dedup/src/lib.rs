@@ -5,6 +5,7 @@
 //! single-machine pipeline and inside a distributed engine.
 #![warn(missing_docs)]
 
+pub mod groups;
 pub mod near;
 
 use unicode_normalization::UnicodeNormalization;

@@ -18,12 +18,12 @@ pub const BANDS: usize = HASHES / ROWS;
 /// Default verification threshold on bigram containment.
 pub const DEFAULT_THRESHOLD: f32 = 0.7;
 /// Fewest identity words for a near-duplicate match (shorter captions match exactly only).
-const MIN_WORDS: usize = 5;
+pub(crate) const MIN_WORDS: usize = 5;
 /// Words of the identity that make the prefix key (catches cut-short copies directly).
 const PREFIX_WORDS: usize = 10;
 /// Most words of a copy's identity that may be missing from the original's (typos, a
 /// word cut short); the word check decides which of them are typos.
-const MAX_MISSING_WORDS: u32 = 4;
+pub(crate) const MAX_MISSING_WORDS: u32 = 4;
 
 /// What a caption is compared by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,8 +277,8 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         }
     }
     let mut word_bits = [0u64; 4];
-    for h in &word_hashes {
-        let bit = (h >> 56) as usize; // 0..256
+    for &h in &word_hashes {
+        let bit = word_hash_bit(h);
         word_bits[bit / 64] |= 1 << (bit % 64);
     }
     let vocab = Words::new(lower.clone());
@@ -355,18 +355,40 @@ fn osa<T: PartialEq>(a: &[T], b: &[T], max: usize) -> usize {
     rows[w + b.len()]
 }
 
-/// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
-/// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
-/// a count tells photographs apart).
-fn word_matches(k: &str, others: &Words) -> bool {
+/// Edits a word may differ by and still match (see [`word_matches`]).
+fn typos_allowed(k: &str) -> usize {
+    if k.bytes().any(|c| c.is_ascii_digit()) {
+        return 0;
+    }
     // Two copies may carry different typos of one word, so allow twice a single typo.
-    let allowed = match k.len() {
+    match k.len() {
         0..=3 => 0,
         4..=5 => 1,
         6..=9 => 2,
         _ => 3,
-    };
-    if allowed == 0 || k.bytes().any(|c| c.is_ascii_digit()) {
+    }
+}
+
+/// Whether a word may match another than itself (a typo); if not, only itself.
+pub(crate) fn typo_allowed(k: &str) -> bool {
+    typos_allowed(k) > 0
+}
+
+/// The bit of a lower-case word in [`Features::word_bits`].
+pub(crate) fn word_bit(w: &str) -> usize {
+    word_hash_bit(xxhash_rust::xxh3::xxh3_64(w.as_bytes()))
+}
+
+fn word_hash_bit(h: u64) -> usize {
+    (h >> 56) as usize // 0..256
+}
+
+/// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
+/// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
+/// a count tells photographs apart).
+fn word_matches(k: &str, others: &Words) -> bool {
+    let allowed = typos_allowed(k);
+    if allowed == 0 {
         return false;
     }
     let first = k.as_bytes()[0];

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Per-core throughput of the Spark job against the single machine, same stages, same
+# corpus, one run each side by side:
+#
+#   read + extract   Spark's read phase (2 cores)   vs  cairn.read_files over the same
+#                                                       files in one Python process (1 core)
+#   near-duplicates  Spark's signatures..clusters   vs  `taskset -c 0 cairn dedup` over the
+#                    phases (2 cores)                   job's distinct texts in input order
+#
+#   bench/spark_per_core.sh [PAGES=100000]      WORK=DIR to keep the files
+#
+# Needs a Python with pyspark, pyarrow and the module (`maturin develop --release` in
+# cairn-py/) as PYTHON (default: python3), and Java 17.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pages="${1:-100000}"
+work="${WORK:-$(mktemp -d)}"
+py="${PYTHON:-python3}"
+mkdir -p "$work"
+cargo build --release -q -p cairn
+bin=./target/release/cairn
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
+input="$work/mixed-$pages"
+[ -d "$input" ] || "$bin" generate --pages "$pages" --format mixed "$input" >/dev/null 2>&1
+rm -rf "$work/out"
+"$py" cairn-py/spark/cairn_spark.py "$input" --out "$work/out" --master 'local[2]' \
+  --partitions 16 --driver-memory 12g >"$work/spark.log" 2>&1 || { tail -20 "$work/spark.log"; exit 1; }
+
+# One process, one core: the read phase's own function over the same files, 64 a call.
+"$py" - "$input" >"$work/read.json" <<'PY'
+import json, sys, time
+import pyarrow as pa
+import cairn
+files = cairn.input_files([sys.argv[1]])
+t0 = time.time()
+occ = 0
+for i in range(0, len(files), 64):
+    _, caps = cairn.read_files(pa.array(files[i:i + 64]))
+    occ += caps.num_rows
+print(json.dumps({"files": len(files), "occurrences": occ, "seconds": time.time() - t0}))
+PY
+
+# The job's distinct texts in input order, as `cairn dedup` reads them.
+"$py" - "$work/out/records" "$work/texts.txt" <<'PY'
+import sys
+import pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1], columns=["pos", "text"]).sort_by("pos")
+with open(sys.argv[2], "w") as f:
+    for x in t.column("text").to_pylist():
+        f.write(x.replace("\n\n", "\n") + "\n\n")
+PY
+/usr/bin/time -f '%e' -o "$work/dedup.time" taskset -c 0 "$bin" dedup "$work/texts.txt" >"$work/dedup.jsonl"
+
+"$py" - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+job = json.load(open(f"{w}/out/_cairn.json"))
+read = json.load(open(f"{w}/read.json"))
+dedup_s = float(open(f"{w}/dedup.time").read().split()[-1])
+texts = sum(1 for _ in open(f"{w}/dedup.jsonl"))
+s = job["seconds"]
+cores = job["default_parallelism"]
+near = sum(s[p] for p in ("signatures", "eligible", "pairs", "components", "clusters"))
+print(f"corpus: {job['files']} files, {job['bytes'] / 1e6:.1f} MB, {job['occurrences']} occurrences, {job['texts']} distinct texts ({texts} clustered by cairn dedup)")
+print(f"spark total {job['total_seconds']:.1f} s on {cores} cores")
+print("| stage | spark wall s | spark per core /s | single core s | single per core /s | ratio |")
+print("|---|---|---|---|---|---|")
+rows = [("read + extract (pages)", s["read"], job["files"], read["seconds"], read["files"]),
+        ("near-duplicates (texts)", near, job["texts"], dedup_s, texts)]
+for name, ws, n, ss, m in rows:
+    a, b = n / (ws * cores), m / ss
+    print(f"| {name} | {ws:.1f} | {a:,.0f} | {ss:.1f} | {b:,.0f} | {b / a:.2f}x |")
+print("phases:", json.dumps(s))
+PY
