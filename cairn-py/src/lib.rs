@@ -475,13 +475,11 @@ fn key_sketches(
             let Some(t) = t else { continue };
             let f = cairn_dedup::features(t);
             let sketch = cairn_dedup::groups::Sketch::of(&f).to_bytes();
-            let first = rows.len();
-            for (b, k) in cairn_dedup::band_keys(&f).enumerate() {
-                match rows[first..].iter_mut().find(|r| r.0 == k) {
-                    Some(r) => r.2 |= 1 << b,
-                    None => rows.push((k, p, 1 << b, sketch)),
-                }
-            }
+            rows.extend(
+                cairn_dedup::groups::key_bits(&f)
+                    .into_iter()
+                    .map(|(k, bits)| (k, p, bits, sketch)),
+            );
         }
         rows
     });

@@ -59,6 +59,14 @@ def test_records_equal_the_binary(tmp):
     print(f"records equal the binary's: {checked} captions from 24 pages")
 
 
+# A caption, a cut-short copy of it, and another photograph.
+FULL = ("Residents inspect a damaged building after an air strike in the rebel-held "
+        "Bab al-Nairab neighbourhood of Aleppo, Syria, on November 6, 2016. REUTERS/Abdalrhman Ismail")
+CUT = FULL[:90] + "...more"
+OTHER = ("A man walks past shops in the centre of Idlib, Syria, on March 2, 2017, "
+         "after the market reopened. AFP PHOTO/Omar Haj Kadour")
+
+
 def test_spans_point_at_the_captions():
     page = "First caption in Aleppo, Syria.\n\nSecond caption in Kyiv, Ukraine.\n"
     b = cairn.segment(pa.array([page, None, ""]))
@@ -68,11 +76,7 @@ def test_spans_point_at_the_captions():
 
 
 def test_signatures_and_verification():
-    full = ("Residents inspect a damaged building after an air strike in the rebel-held "
-            "Bab al-Nairab neighbourhood of Aleppo, Syria, on November 6, 2016. REUTERS/Abdalrhman Ismail")
-    cut = full[:90] + "...more"
-    other = ("A man walks past shops in the centre of Idlib, Syria, on March 2, 2017, "
-             "after the market reopened. AFP PHOTO/Omar Haj Kadour")
+    full, cut, other = FULL, CUT, OTHER
     sig = cairn.signatures(pa.array([full, full, cut, other, None]))
     keys = sig.column("exact_key").to_pylist()
     bands = sig.column("band_keys").to_pylist()
@@ -98,11 +102,7 @@ def test_signatures_and_verification():
 
 
 def test_key_groups():
-    full = ("Residents inspect a damaged building after an air strike in the rebel-held "
-            "Bab al-Nairab neighbourhood of Aleppo, Syria, on November 6, 2016. REUTERS/Abdalrhman Ismail")
-    cut = full[:90] + "...more"
-    other = ("A man walks past shops in the centre of Idlib, Syria, on March 2, 2017, "
-             "after the market reopened. AFP PHOTO/Omar Haj Kadour")
+    full, cut, other = FULL, CUT, OTHER
     rows = cairn.key_sketches(pa.array([10, 20, 30, 40]), pa.array([full, None, cut, other]))
     assert rows.schema.names == ["key", "pos", "bits", "sketch"]
     pos = rows.column("pos").to_pylist()

@@ -149,6 +149,20 @@ fn words_may_match(s: &Sketch, l: &Sketch) -> bool {
     missing(&s.word_bits) <= MAX_MISSING_WORDS && missing(&s.exact_bits) <= u32::from(s.truncated)
 }
 
+/// A text's distinct LSH keys ([`crate::band_keys`]), each with its band bits (bit `i`
+/// for the `i`-th key; several when two of its keys are equal): the rows it brings to
+/// the key groups, in the order of their first band.
+pub fn key_bits(f: &Features) -> Vec<(u64, u16)> {
+    let mut out: Vec<(u64, u16)> = Vec::new();
+    for (b, k) in crate::band_keys(f).enumerate() {
+        match out.iter_mut().find(|r| r.0 == k) {
+            Some(r) => r.1 |= 1 << b,
+            None => out.push((k, 1 << b)),
+        }
+    }
+    out
+}
+
 /// What a row does in its group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {

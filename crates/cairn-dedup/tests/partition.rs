@@ -10,7 +10,7 @@
 //! both directly and as the job forms them: key groups of sketches
 //! ([`cairn_dedup::groups`]), hot keys split over salted groups, survivors verified.
 
-use cairn_dedup::groups::{GroupRow, Role, Sketch, group_candidates};
+use cairn_dedup::groups::{GroupRow, Role, Sketch, group_candidates, key_bits};
 use cairn_dedup::{
     DEFAULT_THRESHOLD, Deduper, Eligible, Features, NearIndex, band_keys, features, similarity,
 };
@@ -95,18 +95,14 @@ fn grouped_pairs(
     let mut by_key: FxHashMap<u64, Vec<GroupRow>> = FxHashMap::default();
     for (i, f) in feats.iter().enumerate() {
         let sketch = Sketch::of(f);
-        for (b, k) in band_keys(f).enumerate() {
-            let rows = by_key.entry(k).or_default();
-            match rows.last_mut().filter(|r| r.pos == i as i64) {
-                Some(r) => r.bits |= 1 << b,
-                None => rows.push(GroupRow {
-                    group: (0, 0),
-                    pos: i as i64,
-                    bits: 1 << b,
-                    role: Role::Both,
-                    sketch,
-                }),
-            }
+        for (k, bits) in key_bits(f) {
+            by_key.entry(k).or_default().push(GroupRow {
+                group: (0, 0),
+                pos: i as i64,
+                bits,
+                role: Role::Both,
+                sketch,
+            });
         }
     }
     let mut rows = Vec::new();
