@@ -29,7 +29,7 @@ pub struct Sketch {
     truncated: bool,
     /// The bits of [`Features::word_bits`].
     word_bits: [u64; 4],
-    /// The same bits for the words that only match exactly (short words, numbers).
+    /// The bits of [`Features::exact_bits`].
     exact_bits: [u64; 4],
     bigram_bits: [u64; 8],
 }
@@ -46,17 +46,12 @@ impl Sketch {
             let bit = bigram_bit(b);
             bigram_bits[bit / 64] |= 1 << (bit % 64);
         }
-        let mut exact_bits = [0u64; 4];
-        for w in f.vocab.iter().filter(|w| !crate::near::typo_allowed(w)) {
-            let bit = crate::near::word_bit(w);
-            exact_bits[bit / 64] |= 1 << (bit % 64);
-        }
         Sketch {
             words: u32::try_from(f.words).unwrap_or(u32::MAX),
             bigrams: u32::try_from(f.bigrams.len()).unwrap_or(u32::MAX),
             truncated: f.last_word.is_some(),
             word_bits: f.word_bits,
-            exact_bits,
+            exact_bits: f.exact_bits,
             bigram_bits,
         }
     }

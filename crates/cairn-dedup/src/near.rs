@@ -40,6 +40,10 @@ pub struct Features {
     /// A 256-bit set of the identity's words (one bit each): a quick, never-wrong bound on
     /// how many words of one identity the other lacks.
     pub word_bits: [u64; 4],
+    /// The same bits for the words that only match exactly (numbers, short words): one
+    /// of them set here and not in the other identity's `word_bits` is a word that
+    /// cannot be found there.
+    pub exact_bits: [u64; 4],
     /// MinHash signature of the bigrams.
     pub signature: [u32; HASHES],
     /// Hash of the first words (when there are enough of them).
@@ -281,6 +285,13 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         let bit = word_hash_bit(h);
         word_bits[bit / 64] |= 1 << (bit % 64);
     }
+    let mut exact_bits = [0u64; 4];
+    for (w, &h) in lower.iter().zip(&word_hashes) {
+        if !typo_allowed(w) {
+            let bit = word_hash_bit(h);
+            exact_bits[bit / 64] |= 1 << (bit % 64);
+        }
+    }
     let vocab = Words::new(lower.clone());
     let prefix = (lower.len() >= PREFIX_WORDS).then(|| {
         word_hashes[..PREFIX_WORDS]
@@ -297,6 +308,7 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         bigrams: bigrams.into_boxed_slice(),
         vocab,
         word_bits,
+        exact_bits,
         last_word: if truncated {
             lower.last().map(|w| Box::from(*w))
         } else {
@@ -374,11 +386,7 @@ pub(crate) fn typo_allowed(k: &str) -> bool {
     typos_allowed(k) > 0
 }
 
-/// The bit of a lower-case word in [`Features::word_bits`].
-pub(crate) fn word_bit(w: &str) -> usize {
-    word_hash_bit(xxhash_rust::xxh3::xxh3_64(w.as_bytes()))
-}
-
+/// The bit of a lower-case word's hash in [`Features::word_bits`].
 fn word_hash_bit(h: u64) -> usize {
     (h >> 56) as usize // 0..256
 }
@@ -409,19 +417,19 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     if a.words < MIN_WORDS || b.words < MIN_WORDS {
         return None;
     }
-    // Quick bound: each word of the shorter identity missing from the longer one leaves at
-    // most one bit set; more than a few (typos, a cut last word) cannot pass the word check.
-    let (s_bits, l_bits) = if a.words <= b.words {
-        (&a.word_bits, &b.word_bits)
-    } else {
-        (&b.word_bits, &a.word_bits)
+    let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
+    // Quick bounds: each word of the shorter identity missing from the longer one leaves
+    // at most one bit set; more than a few (typos, a cut last word) cannot pass the word
+    // check, nor can one that must match exactly, unless it is a cut-short copy's last.
+    let missing = |bits: &[u64; 4]| -> u32 {
+        bits.iter()
+            .zip(&long.word_bits)
+            .map(|(x, y)| (x & !y).count_ones())
+            .sum()
     };
-    let missing: u32 = s_bits
-        .iter()
-        .zip(l_bits)
-        .map(|(x, y)| (x & !y).count_ones())
-        .sum();
-    if missing > MAX_MISSING_WORDS {
+    if missing(&short.word_bits) > MAX_MISSING_WORDS
+        || missing(&short.exact_bits) > u32::from(short.last_word.is_some())
+    {
         return None;
     }
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
@@ -441,7 +449,6 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     if score < threshold {
         return None;
     }
-    let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
     // Every word of the shorter identity is in the longer one, up to a typo in a long
     // word; a cut-short copy's last word need only begin one.
     for w in short.vocab.iter() {
