@@ -9,24 +9,28 @@ or deduplication is written again here. What Spark does is move data:
 1. read: the input files, listed in `cairn ingest`'s order (`cairn.input_files`), are
    read, rendered and extracted by `cairn.read_files` in `mapInArrow` tasks;
 2. sources: a (uri, sha256) already seen earlier in the input is dropped with its
-   captions, as `cairn ingest` skips it;
+   captions, as `cairn ingest` skips it (a window over the keys alone; the list of
+   dropped sources is broadcast when it is short);
 3. exact duplicates: occurrences grouped by exact key; each distinct text keeps its
    first occurrence (position in the input, text, record);
 4. signatures: `cairn.key_sketches` gives each distinct text a row per LSH band key,
-   with a 104-byte sketch of the text (not the text);
+   with a 137-byte sketch of the text (not the text); the same job counts each key's
+   texts to find the hot keys (shared by more than --hot texts);
 5. eligibility: a text may be found through a key when it is among the first 128
-   distinct texts that have it (`cairn_dedup::Eligible`); for the few hot keys
-   (shared by more than --hot texts) a window finds them, on a salted partial top
-   first so that a key shared by millions of texts is spread over many tasks;
+   distinct texts that have it (`cairn_dedup::Eligible`); for the hot keys, if any,
+   a window finds them, on a salted partial top first so that a key shared by
+   millions of texts is spread over many tasks;
 6. candidate pairs: the rows of each key come together (hot keys split over salted
    groups, their eligible texts copied to each) and `cairn.candidate_pairs` checks
    each text against the earlier eligible ones with a bound on the sketches that is
    never wrong, finding the eligible texts of whole keys as it goes; the pairs it
    lets through are verified on the texts (`cairn.verify`);
-7. connected components of the verified pairs (large-star / small-star);
+7. connected components of the verified pairs (large-star / small-star; on the
+   driver, by union-find, when there are no more than --driver-components pairs);
 8. clusters: each component's texts, in input order, go through `cairn.cluster`,
    the single-machine clustering itself (representatives, no chaining), which gives
-   the clusters one pass over the whole input gives.
+   the clusters one pass over the whole input gives (on the driver too when the
+   components were found there).
 
 Output (Parquet directories under --out): `sources` (one row per stored source, in
 input order, with its bytes), `occurrences` (source, ordinal, span, exact key),
@@ -160,6 +164,26 @@ def verify_batches(threshold):
     return f
 
 
+CLUSTERED = "pos long, cluster long, canonical boolean"
+
+
+def driver_clusters(members, threshold):
+    """`cluster_group` over each component of a table (pos, text, comp, mask), on the
+    driver: one table (pos, cluster, canonical)."""
+    f = cluster_group(threshold)
+    members = members.sort_by([("comp", "ascending"), ("pos", "ascending")])
+    comp = members.column("comp").to_pylist()
+    out, start = [], 0
+    for i in range(1, len(comp) + 1):
+        if i == len(comp) or comp[i] != comp[start]:
+            out.append(f(members.slice(start, i - start)))
+            start = i
+    if not out:
+        return pa.table({"pos": pa.array([], pa.int64()), "cluster": pa.array([], pa.int64()),
+                         "canonical": pa.array([], pa.bool_())})
+    return pa.concat_tables(out)
+
+
 def cluster_group(threshold):
     def f(table):
         table = table.sort_by("pos")
@@ -225,6 +249,40 @@ def components(spark, edges, F):
         e.select(F.col("a").alias("node"), F.col("a").alias("comp"))
     ).distinct()
     return comp, rounds
+
+
+def spark_components(spark, pairs, F):
+    """What `driver_components` gives, in Spark: (pos, comp, mask) of the nodes of the
+    verified pairs (t, u, bits); and the rounds of the iteration."""
+    comp, rounds = components(spark, pairs.select(F.col("t").alias("a"), F.col("u").alias("b")), F)
+    masks = pairs.groupBy(F.col("u").alias("pos")).agg(F.bit_or("bits").alias("mask"))
+    nodes = comp.withColumnRenamed("node", "pos").join(masks, "pos", "left").fillna(0, ["mask"])
+    return nodes.select("pos", "comp", "mask"), rounds
+
+
+def driver_components(pairs):
+    """Connected components of a few verified pairs (t, u, bits), on the driver: rows
+    (pos, comp, mask) for the nodes that have a pair, with comp the component's
+    smallest node (as `components` gives it) and mask the OR of the bits of the pairs
+    where the node is u, the earlier text. Union-find, each root its set's smallest."""
+    parent, mask = {}, {}
+
+    def root(x):
+        r = x
+        while parent[r] != r:
+            r = parent[r]
+        while parent[x] != r:
+            parent[x], x = r, parent[x]
+        return r
+
+    for t, u, bits in pairs:
+        parent.setdefault(t, t)
+        parent.setdefault(u, u)
+        mask[u] = mask.get(u, 0) | bits
+        rt, ru = root(t), root(u)
+        if rt != ru:
+            parent[max(rt, ru)] = min(rt, ru)
+    return [(x, root(x), mask.get(x, 0)) for x in parent]
 
 
 def stage_metrics(spark):
@@ -313,17 +371,26 @@ def run(args):
     lap("read", read)
 
     # Sources: the first of each (uri, sha256) is stored, later copies are skipped with
-    # their captions, as in `cairn ingest`. (Decided on the keys alone; the bytes never
-    # move for it.)
+    # their captions, as in `cairn ingest`. Decided on the keys alone: the copies (and
+    # the inputs that could not be read) are listed, and when they are few
+    # (--broadcast-rows) that list goes to every task, so that neither the sources'
+    # bytes nor the captions move for it.
     sources = read.where(F.col("source").isNotNull()).select("input", "seq", "source.*")
     rejected = sources.where(F.col("error").isNotNull()).select("input", "seq", "error")
     ok = sources.where(F.col("error").isNull()).drop("error")
-    firsts = (
-        ok.groupBy("uri", "sha256")
-        .agg(F.min(F.struct("input", "seq")).alias("f"))
-        .select("f.input", "f.seq")
+    first = Window.partitionBy("uri", "sha256").orderBy("input", "seq")
+    copies = (
+        ok.select("uri", "sha256", "input", "seq")
+        .withColumn("r", F.row_number().over(first))
+        .where(F.col("r") > 1)
+        .select("input", "seq")
     )
-    kept = ok.join(firsts, ["input", "seq"], "left_semi").persist(StorageLevel.MEMORY_AND_DISK)
+    dropped = copies.unionByName(rejected.select("input", "seq")).persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
+    if dropped.count() <= args.broadcast_rows:
+        dropped = F.broadcast(dropped)
+    kept = ok.join(dropped, ["input", "seq"], "left_anti")
     # Positions in the input, as one number: (input, seq, ordinal) in mixed radix.
     spans = read.where(F.col("caption").isNotNull()).agg(
         F.max("seq").alias("s"), F.max("caption.ordinal").alias("o")
@@ -334,7 +401,7 @@ def run(args):
     captions = (
         read.where(F.col("caption").isNotNull())
         .select("input", "seq", "caption.*")
-        .join(kept.select("input", "seq"), ["input", "seq"], "left_semi")
+        .join(dropped, ["input", "seq"], "left_anti")
         .withColumn(
             "pos",
             (F.col("input") * seq_radix + F.col("seq")) * ord_radix + F.col("ordinal"),
@@ -354,52 +421,64 @@ def run(args):
     lap("exact", texts)
 
     # Signatures: a row per distinct LSH key of each distinct text, with a sketch of
-    # the text (104 bytes) in place of the text.
+    # the text (137 bytes) in place of the text. The same job counts the texts of each
+    # key: the hot keys (more than --hot texts) come back to the driver (at most
+    # rows / --hot of them).
     keyed = texts.select("pos", "text").mapInArrow(
         sketch_batches, "key long, pos long, bits int, sketch binary"
     ).persist(StorageLevel.MEMORY_AND_DISK)
-    lap("signatures", keyed)
+    hot_keys = [
+        r["key"]
+        for r in keyed.groupBy("key").count().where(F.col("count") > args.hot)
+        .select("key").collect()
+    ]
+    lap("signatures")
 
-    # Hot keys (more than --hot texts) are split over `salts` groups: each text is
-    # checked in one of them, against the key's eligible texts (its first MAX_BUCKET,
-    # found by two windows over the hot keys' rows alone, the first per salt, so no
-    # task holds a hot key whole) copied to every group.
-    hot = (  # kept: the window and the groups both use it
-        keyed.groupBy("key").count().where(F.col("count") > args.hot).select("key")
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    )
-    hot_rows = keyed.join(F.broadcast(hot), "key", "left_semi").withColumn(
-        "salt", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("long")
-    )
-    w1 = Window.partitionBy("key", "salt").orderBy("pos")
-    w2 = Window.partitionBy("key").orderBy("pos")
-    hot_eligible = (
-        hot_rows.withColumn("r", F.row_number().over(w1))
-        .where(F.col("r") <= max_bucket)
-        .withColumn("r", F.row_number().over(w2))
-        .where(F.col("r") <= max_bucket)
-        .drop("r", "salt")
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    )
-    lap("eligible", hot_eligible)
+    # Hot keys are split over `salts` groups: each text is checked in one of them,
+    # against the key's eligible texts (its first MAX_BUCKET, found by two windows over
+    # the hot keys' rows alone, the first per salt, so no task holds a hot key whole)
+    # copied to every group. Without hot keys there is nothing to do here.
+    cols = ["key", "salt", "pos", "bits", "role", "sketch"]
+    whole = keyed
+    if hot_keys:
+        hot = spark.createDataFrame([(k,) for k in hot_keys], "key long")
+        whole = keyed.join(F.broadcast(hot), "key", "left_anti")
+        hot_rows = keyed.join(F.broadcast(hot), "key", "left_semi").withColumn(
+            "salt", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("long")
+        )
+        w1 = Window.partitionBy("key", "salt").orderBy("pos")
+        w2 = Window.partitionBy("key").orderBy("pos")
+        hot_eligible = (
+            hot_rows.withColumn("r", F.row_number().over(w1))
+            .where(F.col("r") <= max_bucket)
+            .withColumn("r", F.row_number().over(w2))
+            .where(F.col("r") <= max_bucket)
+            .drop("r", "salt")
+            .persist(StorageLevel.MEMORY_AND_DISK)
+        )
+        lap("eligible", hot_eligible)
+    else:
+        lap("eligible")
 
     # Candidate pairs: each key's group in one task (no sort: the Rust code groups a
     # partition's rows), every text against the earlier eligible ones whose sketches
     # may match; those are verified on the texts. A whole key's eligible texts are
     # found in its group.
-    cols = ["key", "salt", "pos", "bits", "role", "sketch"]
-    groups = (
-        keyed.join(F.broadcast(hot), "key", "left_anti")
-        .select("key", F.lit(0).cast("long").alias("salt"), "pos", "bits",
-                F.lit(0).alias("role"), "sketch")
-        .unionByName(hot_rows.select(*cols[:4], F.lit(1).alias("role"), "sketch"))
-        .unionByName(
+    groups = whole.select(
+        "key", F.lit(0).cast("long").alias("salt"), "pos", "bits", F.lit(0).alias("role"),
+        "sketch",
+    )
+    if hot_keys:
+        groups = groups.unionByName(
+            hot_rows.select(*cols[:4], F.lit(1).alias("role"), "sketch")
+        ).unionByName(
             hot_eligible.select(
-                "key", F.explode(F.sequence(F.lit(0).cast("long"), F.lit(salts - 1).cast("long"))).alias("salt"),
+                "key",
+                F.explode(F.sequence(F.lit(0).cast("long"), F.lit(salts - 1).cast("long")))
+                .alias("salt"),
                 "pos", "bits", F.lit(2).alias("role"), "sketch",
             )
         )
-    )
     # A pair found under several keys is verified once; a text's eligible keys are
     # those it brought to the pairs it verifies in as the earlier text (all that
     # clustering needs of them: see `cairn_dedup::groups::Candidate`).
@@ -417,26 +496,34 @@ def run(args):
         .mapInArrow(verify_batches(args.threshold), "t long, u long, bits int")
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    masks = verified.groupBy(F.col("u").alias("pos")).agg(F.bit_or("bits").alias("mask"))
-    lap("pairs", verified)
+    n_pairs = verified.count()
+    lap("pairs")
 
-    comp, rounds = components(spark, verified.select(F.col("t").alias("a"), F.col("u").alias("b")), F)
-    comp = comp.persist(StorageLevel.MEMORY_AND_DISK)
-    lap("components", comp)
-
-    # Clusters: texts without a verified pair are their own; each component is
-    # clustered by the Rust clusterer in input order.
-    # (A text none of whose keys is eligible still finds others, and may become a
-    # representative: mask 0.)
-    grouped = (
-        texts.select("pos", "text")
-        .join(comp.withColumnRenamed("node", "pos"), "pos")
-        .join(masks, "pos", "left")
-        .fillna(0, ["mask"])
-    )
-    clustered = grouped.groupBy("comp").applyInArrow(
-        cluster_group(args.threshold), "pos long, cluster long, canonical boolean"
-    )
+    # Components with each node's mask (its eligible keys: the OR of the bits of the
+    # pairs where it is the earlier text, u), then clusters: each component's texts in
+    # input order through the Rust clusterer. (A text none of whose keys is eligible
+    # still finds others, and may become a representative: mask 0.) Texts without a
+    # verified pair are their own cluster.
+    # With few verified pairs (--driver-components) both are done on the driver, with
+    # the components' texts brought there: Spark's jobs would cost more than the work.
+    if n_pairs <= args.driver_components:
+        nodes = spark.createDataFrame(
+            driver_components(verified.collect()), "pos long, comp long, mask int"
+        )
+        rounds = 0
+        lap("components")
+        members = texts.select("pos", "text").join(F.broadcast(nodes), "pos").toArrow()
+        clustered = F.broadcast(spark.createDataFrame(driver_clusters(members, args.threshold)))
+    else:
+        nodes, rounds = spark_components(spark, verified, F)
+        nodes = nodes.persist(StorageLevel.MEMORY_AND_DISK)
+        lap("components", nodes)
+        clustered = (
+            texts.select("pos", "text")
+            .join(nodes, "pos")
+            .groupBy("comp")
+            .applyInArrow(cluster_group(args.threshold), CLUSTERED)
+        )
     # Every other text is its own cluster's canonical text (one join, with the
     # components' texts only on its other side).
     clusters = (
@@ -472,13 +559,14 @@ def run(args):
         "files": len(files),
         "bytes": int(sizes),
         "sources": kept.count(),
+        "sources_skipped": copies.count(),
         "rejected": rejected.count(),
         "occurrences": captions.count(),
         "texts": texts.count(),
         "candidate_pairs_verified": verified.count(),
         "components_rounds": rounds,
         "clusters": clusters.select("cluster").distinct().count(),
-        "largest_component": (comp.groupBy("comp").count().agg(F.max("count")).first()[0] or 1),
+        "largest_component": (nodes.groupBy("comp").count().agg(F.max("count")).first()[0] or 1),
         "master": spark.sparkContext.master,
         "default_parallelism": spark.sparkContext.defaultParallelism,
         "seconds": timings,
@@ -507,6 +595,12 @@ def main(argv=None):
     ap.add_argument("--max-bucket", type=int, default=MAX_BUCKET,
                     help="distinct texts a key finds (as cairn ingest --max-bucket)")
     ap.add_argument("--salts", type=int, default=16, help="groups a hot key is spread over")
+    ap.add_argument("--broadcast-rows", type=int, default=2_000_000,
+                    help="skipped sources up to which their list is sent to every task "
+                         "instead of shuffling the sources and captions (0: never)")
+    ap.add_argument("--driver-components", type=int, default=100_000,
+                    help="verified pairs up to which components and clusters are found on "
+                         "the driver (0: always in Spark)")
     run(ap.parse_args(argv))
 
 

@@ -3,15 +3,21 @@ that searches alike.
 
     python test_spark.py WORKDIR        (CAIRN_BIN: the cairn binary; needs pyspark, Java)
 
-On a generated corpus (text and HTML pages, a WARC.gz, a labelled near-duplicate file):
+On a generated corpus (text and HTML pages, a WARC.gz and a copy of it, a labelled
+near-duplicate file):
 `cairn ingest` into archive A; the Spark job with `local[2]` (hot keys salted at a low
-threshold so that path runs too); then:
+threshold so that path runs too, skipped sources, components and clusters in Spark
+as at scale); then:
 - the stored sources, in order, and every occurrence (ordinal, span, exact key) equal;
 - the partition of distinct texts into captions equal (ids aside), and each caption's
   canonical text equal;
 - every canonical record equal to A's (as `cairn export` gives it);
 - `cairn import` of the output into archive B: the same partition, and the same search
-  results (totals, hit texts, facets) for several queries.
+  results (totals, hit texts, facets) for several queries;
+- the job again, with its ways for small inputs (the list of skipped sources
+  broadcast, components and clusters on the driver): the same sources, occurrences,
+  partition, canonical texts and records.
+Then the two ways of finding components agree on graphs made for it.
 """
 
 import json
@@ -87,11 +93,12 @@ def job_view(out):
     }
 
 
-def same(what, a, b):
+def same(what, a, b, names=("ingest", "the job")):
     if a != b:
         if isinstance(a, (set, frozenset)):
             raise AssertionError(
-                f"{what} differ: {len(a - b)} only in ingest, {len(b - a)} only in the job; "
+                f"{what} differ: {len(a - b)} only in {names[0]}, {len(b - a)} only in "
+                f"{names[1]}; "
                 f"e.g. {sorted(a - b, key=repr)[:2]} / {sorted(b - a, key=repr)[:2]}"
             )
         raise AssertionError(f"{what} differ:\n{str(a)[:500]}\n{str(b)[:500]}")
@@ -110,6 +117,8 @@ def main():
     w = os.path.join(work, "w")
     cairn("generate", "--pages", "60", "--format", "html", "--warc", "--seed", "22", w)
     shutil.move(os.path.join(w, "pages.warc.gz"), os.path.join(corpus, "crawl.warc.gz"))
+    # A second crawl of the same pages: every record a source already stored.
+    shutil.copy(os.path.join(corpus, "crawl.warc.gz"), os.path.join(corpus, "crawl2.warc.gz"))
     nd = os.path.join(work, "nd")
     cairn("generate", "--near-dup", "--photos", "900", "--seed", "23", nd)
     shutil.copy(os.path.join(nd, "captions.txt"), os.path.join(corpus, "near-dup.txt"))
@@ -119,22 +128,28 @@ def main():
     max_bucket = "3"
     a = os.path.join(work, "a")
     cairn("ingest", corpus, "--max-bucket", max_bucket, data=a)
-    out = os.path.join(work, "out")
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    r = subprocess.run(
-        [sys.executable, JOB, corpus, "--out", out, "--master", "local[2]",
-         "--hot", "20", "--salts", "4", "--max-bucket", max_bucket],
-        capture_output=True, text=True, env=env,
-    )
-    if r.returncode != 0:
-        raise AssertionError(f"the Spark job failed:\n{r.stdout}\n{r.stderr[-4000:]}")
-    summary = json.load(open(os.path.join(out, "_cairn.json")))
+
+    def job(out, *more):
+        r = subprocess.run(
+            [sys.executable, JOB, corpus, "--out", out, "--master", "local[2]",
+             "--hot", "20", "--salts", "4", "--max-bucket", max_bucket, *more],
+            capture_output=True, text=True, env=env,
+        )
+        if r.returncode != 0:
+            raise AssertionError(f"the Spark job failed:\n{r.stdout}\n{r.stderr[-4000:]}")
+        return json.load(open(os.path.join(out, "_cairn.json")))
+
+    # Skipped sources, components and clusters in Spark, as at scale.
+    out = os.path.join(work, "out")
+    summary = job(out, "--driver-components", "0", "--broadcast-rows", "0")
 
     av, jv = archive_view(a), job_view(out)
     same("sources", av["sources"], jv["sources"])
     same("occurrences", av["occurrences"], jv["occurrences"])
     same("partitions", av["partition"], jv["partition"])
     same("canonical texts", av["canonical"], jv["canonical"])
+    assert summary["sources_skipped"] >= 60, "the second crawl's sources are skipped"
     joined = sum(1 for g in av["partition"] if len(g) > 1)
     assert joined > 100, f"the corpus should have near-duplicates ({joined} captions with variants)"
     by_text = {t: rec for t, rec in jv["records"].values()}
@@ -155,13 +170,62 @@ def main():
     queries = ["", "Aleppo", '"car bomb"', "killed", "protest AND police", "Reuters"]
     for q in queries:
         same(f"search {q!r}", search(a, q), search(b, q))
+
+    # The same with the defaults for this size (skipped sources broadcast, components
+    # and clusters on the driver): the same output.
+    out2 = os.path.join(work, "out2")
+    summary2 = job(out2)
+    assert summary2["components_rounds"] == 0 and summary["components_rounds"] > 0
+    jv2 = job_view(out2)
+    for what in ("sources", "occurrences", "partition", "canonical", "records"):
+        same(f"{what} (Spark, driver)", jv[what], jv2[what], names=("Spark", "the driver's"))
+
     print(
-        f"spark: {summary['texts']} texts, {len(av['partition'])} captions ({joined} with "
+        f"spark: {summary['files']} files, {summary['sources']} sources stored, "
+        f"{summary['sources_skipped']} skipped, "
+        f"{summary['texts']} texts, {len(av['partition'])} captions ({joined} with "
         f"near-duplicates), {summary['candidate_pairs_verified']} verified pairs, largest "
         f"component {summary['largest_component']}, {summary['components_rounds']} rounds"
     )
-    print("cairn-py spark: 1 test passed")
+
+
+def components_agree():
+    """The components found in Spark (the job's path for many verified pairs, which
+    main() runs) and on the driver (its path for few) are the same, masks included,
+    on graphs of chains, stars, cycles and random pairs, repeated pairs among them."""
+    import random
+
+    sys.path.insert(0, os.path.dirname(JOB))
+    import cairn_spark
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    rng = random.Random(7)
+    pairs = []
+    for start in range(0, 400, 100):  # chains, long ones need several rounds
+        pairs += [(start + i + 1, start + i) for i in range(0, 60)]
+    pairs += [(1000 + i, 1000) for i in range(1, 40)]  # a star around its smallest
+    pairs += [(2000 + (i + 1) % 9, 2000 + i) for i in range(9)]  # a cycle
+    pairs += [(rng.randrange(3000, 3300), rng.randrange(3000, 3300)) for _ in range(250)]
+    pairs = [(max(a, b), min(a, b), rng.choice([1, 2, 4, 6, 8])) for a, b in pairs if a != b]
+    pairs += pairs[:30]  # the same pair found twice
+
+    spark = SparkSession.builder.master("local[2]").config(
+        "spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4").getOrCreate()
+    try:
+        df = spark.createDataFrame(pairs, "t long, u long, bits int")
+        nodes, rounds = cairn_spark.spark_components(spark, df, F)
+        in_spark = {tuple(r) for r in nodes.collect()}
+    finally:
+        spark.stop()
+    on_driver = set(cairn_spark.driver_components(pairs))
+    same("components", in_spark, on_driver, names=("Spark", "the driver's"))
+    comps = {c for _, c, _ in on_driver}
+    assert rounds > 2 and len(comps) > 6, (rounds, len(comps))
+    print(f"components: {len(on_driver)} nodes, {len(comps)} components, {rounds} rounds")
 
 
 if __name__ == "__main__":
     main()
+    components_agree()
+    print("cairn-py spark: 2 tests passed")

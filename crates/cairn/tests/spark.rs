@@ -34,6 +34,9 @@ fn spark_job_gives_what_ingest_gives() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("cairn-py spark: 1 test passed"), "{stdout}");
+    assert!(
+        stdout.contains("cairn-py spark: 2 tests passed"),
+        "{stdout}"
+    );
     eprint!("{stdout}");
 }
