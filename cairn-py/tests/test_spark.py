@@ -178,7 +178,8 @@ def main():
     assert summary2["components_rounds"] == 0 and summary["components_rounds"] > 0
     jv2 = job_view(out2)
     for what in ("sources", "occurrences", "partition", "canonical", "records"):
-        same(f"{what} (Spark, driver)", jv[what], jv2[what], names=("Spark", "the driver's"))
+        same(f"{what} (large-input ways, small-input ways)", jv[what], jv2[what],
+             names=("the large-input run", "the small-input run"))
 
     print(
         f"spark: {summary['files']} files, {summary['sources']} sources stored, "
