@@ -70,7 +70,8 @@ pub fn parse_iim(data: &[u8]) -> Embedded {
                 80 => e.byline.push(s),
                 110 => e.credit = Some(s),
                 115 => e.source = Some(s),
-                55 if v.len() == 8 => {
+                // Date Created is CCYYMMDD; anything else is not a date.
+                55 if v.len() == 8 && v.iter().all(u8::is_ascii_digit) => {
                     e.date = Some(format!("{}-{}-{}", &s[..4], &s[4..6], &s[6..8]))
                 }
                 90 => e.city = Some(s),
@@ -362,6 +363,11 @@ mod tests {
         bad.extend_from_slice(&[0x1c, 2, 90, 0xff, 0xff]);
         assert_eq!(parse_iim(&bad).city, None);
         assert_eq!(parse_iim(&[0x1c, 2]), Embedded::default());
+        // A Date Created that is not eight digits is no date: neither bytes that are not
+        // text (found by fuzzing: a panic slicing inside a character) nor another form.
+        let odd = [0x1c, 2, 55, 0, 8, 0x80, 0xff, 8, 8, 8, b'2', 0, 0];
+        assert_eq!(parse_iim(&odd).date, None);
+        assert_eq!(parse_iim(b"\x1c\x02\x37\x00\x082016-1-6").date, None);
     }
 
     #[test]
