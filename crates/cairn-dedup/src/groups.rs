@@ -15,7 +15,7 @@
 //! [`crate::MAX_BUCKET`] distinct texts of the key, see [`crate::Eligible`]).
 
 use crate::Features;
-use crate::near::{MAX_MISSING_WORDS, MIN_WORDS};
+use crate::near::MIN_WORDS;
 
 /// Bytes of [`Sketch::to_bytes`].
 pub const SKETCH_BYTES: usize = 4 + 4 + 1 + 32 + 32 + 64;
@@ -135,13 +135,7 @@ impl Sketch {
 
 /// Whether every word of the shorter identity `s` may be found in the longer `l`.
 fn words_may_match(s: &Sketch, l: &Sketch) -> bool {
-    let missing = |a: &[u64; 4]| -> u32 {
-        a.iter()
-            .zip(&l.word_bits)
-            .map(|(x, y)| (x & !y).count_ones())
-            .sum()
-    };
-    missing(&s.word_bits) <= MAX_MISSING_WORDS && missing(&s.exact_bits) <= u32::from(s.truncated)
+    crate::near::word_sets_may_match(&s.word_bits, &s.exact_bits, s.truncated, &l.word_bits)
 }
 
 /// A text's distinct LSH keys ([`crate::band_keys`]), each with its band bits (bit `i`

@@ -382,7 +382,7 @@ fn typos_allowed(k: &str) -> usize {
 }
 
 /// Whether a word may match another than itself (a typo); if not, only itself.
-pub(crate) fn typo_allowed(k: &str) -> bool {
+fn typo_allowed(k: &str) -> bool {
     typos_allowed(k) > 0
 }
 
@@ -407,6 +407,25 @@ fn word_matches(k: &str, others: &Words) -> bool {
     })
 }
 
+/// The word-set bound of the word check: the shorter identity's words (`words`, and
+/// `exact`, those that must match exactly) against the longer one's word set. False only
+/// when some word cannot be found: more set bits missing than typos and a cut allow, or a
+/// missing exact word (one is allowed when the shorter text was cut short).
+pub(crate) fn word_sets_may_match(
+    words: &[u64; 4],
+    exact: &[u64; 4],
+    cut: bool,
+    long_words: &[u64; 4],
+) -> bool {
+    let missing = |bits: &[u64; 4]| -> u32 {
+        bits.iter()
+            .zip(long_words)
+            .map(|(x, y)| (x & !y).count_ones())
+            .sum()
+    };
+    missing(words) <= MAX_MISSING_WORDS && missing(exact) <= u32::from(cut)
+}
+
 /// How alike two captions are, or `None` when they are different photographs.
 ///
 /// The score is the containment of word bigrams of the identity sentences (shared
@@ -421,15 +440,12 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     // Quick bounds: each word of the shorter identity missing from the longer one leaves
     // at most one bit set; more than a few (typos, a cut last word) cannot pass the word
     // check, nor can one that must match exactly, unless it is a cut-short copy's last.
-    let missing = |bits: &[u64; 4]| -> u32 {
-        bits.iter()
-            .zip(&long.word_bits)
-            .map(|(x, y)| (x & !y).count_ones())
-            .sum()
-    };
-    if missing(&short.word_bits) > MAX_MISSING_WORDS
-        || missing(&short.exact_bits) > u32::from(short.last_word.is_some())
-    {
+    if !word_sets_may_match(
+        &short.word_bits,
+        &short.exact_bits,
+        short.last_word.is_some(),
+        &long.word_bits,
+    ) {
         return None;
     }
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
