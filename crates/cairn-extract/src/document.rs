@@ -26,30 +26,48 @@ impl Extractor {
         text: &str,
         embedded: Option<&Embedded>,
     ) -> DocumentCaptions {
-        let (segments, too_long) = caption_segments(segments, text);
-        let warnings = too_long
-            .iter()
-            .map(|seg| {
-                format!(
-                    "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
-                    seg.text.len(),
-                    seg.span.start,
-                    seg.span.end
-                )
-            })
-            .collect();
+        let (segments, warnings) = document_segments(segments, text);
         let captions = segments
             .into_iter()
             .map(|seg| {
-                let mut record = self.extract(&seg.text);
-                if let Some(e) = embedded {
-                    apply_embedded(&mut record, e, self);
-                }
+                let record = self.caption_record(&seg.text, embedded);
                 (seg, record)
             })
             .collect();
         DocumentCaptions { captions, warnings }
     }
+
+    /// The record of one caption of a document whose source carries `embedded` fields
+    /// (what [`Extractor::document`] gives for it).
+    pub fn caption_record(&self, caption: &str, embedded: Option<&Embedded>) -> Record {
+        let mut record = self.extract(caption);
+        if let Some(e) = embedded {
+            apply_embedded(&mut record, e, self);
+        }
+        record
+    }
+}
+
+/// The captions of a document, as [`Extractor::document`] finds them, without their
+/// records (a caller that has seen a caption's text before need not extract it again),
+/// and a warning for each paragraph left out.
+pub fn document_segments(
+    segments: Option<Vec<Segment>>,
+    text: &str,
+) -> (Vec<Segment>, Vec<String>) {
+    let (segments, too_long) = caption_segments(segments, text);
+    let warnings = too_long
+        .iter()
+        .map(|seg| {
+            format!(
+                "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
+                seg.text.len(),
+                seg.span.start,
+                seg.span.end
+            )
+        })
+        .collect();
+    (segments, warnings)
 }
 
 /// Applies the fields a source carries itself (IPTC/XMP, JSON Lines) to a record

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{Casualties, Record, Span, fold_whitespace};
 
-pub use document::{DocumentCaptions, MAX_CAPTION_BYTES, caption_segments};
+pub use document::{DocumentCaptions, MAX_CAPTION_BYTES, caption_segments, document_segments};
 pub use entities::event_type_names;
 pub use segment::segment;
 
