@@ -5,14 +5,15 @@
 //! single-machine pipeline and inside a distributed engine.
 #![warn(missing_docs)]
 
+mod compact;
 pub mod groups;
 pub mod near;
 
 use unicode_normalization::UnicodeNormalization;
 
 pub use near::{
-    DEFAULT_THRESHOLD, Eligible, Features, Lookup, MAX_BUCKET, NearIndex, band_keys, completeness,
-    features, similarity,
+    DEFAULT_THRESHOLD, Eligible, Features, Lookup, MAX_BUCKET, NearIndex, Probe, Prober, band_keys,
+    completeness, features, similarity,
 };
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
@@ -57,12 +58,49 @@ pub use cairn_model::fold_whitespace;
 ///
 /// `normalize(normalize(x)) == normalize(x)` for every `x` (a property test checks it).
 pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        // NFC leaves ASCII as it is, and of the folded characters ASCII has only the
+        // backtick and whitespace: one pass (most captions are ASCII).
+        let mut out = String::with_capacity(text.len());
+        for word in text.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            if word.contains('`') {
+                out.extend(word.chars().map(|c| if c == '`' { '\'' } else { c }));
+            } else {
+                out.push_str(word);
+            }
+        }
+        return out;
+    }
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars() {
+        fold_char(c, &mut folded);
+    }
+    if unicode_normalization::is_nfc_quick(folded.chars())
+        == unicode_normalization::IsNormalized::Yes
+    {
+        // Already composed: folding again would change nothing.
+        return fold_whitespace(&folded);
+    }
+    let composed: String = folded.nfc().collect();
+    // NFC can turn a few compatibility spaces into other spaces; fold again after it.
+    let mut out = String::with_capacity(composed.len());
+    for c in composed.chars() {
+        fold_char(c, &mut out);
+    }
+    fold_whitespace(&out)
+}
+
+/// [`normalize`] without its shortcuts, the definition it must agree with (tests).
+#[doc(hidden)]
+pub fn normalize_by_definition(text: &str) -> String {
     let mut folded = String::with_capacity(text.len());
     for c in text.chars() {
         fold_char(c, &mut folded);
     }
     let composed: String = folded.nfc().collect();
-    // NFC can turn a few compatibility spaces into other spaces; fold again after it.
     let mut out = String::with_capacity(composed.len());
     for c in composed.chars() {
         fold_char(c, &mut out);
@@ -137,7 +175,9 @@ impl Deduper {
         }
     }
 
-    /// Assigns a batch of captions, in order (features are computed in parallel).
+    /// Assigns a batch of captions, in order. Features are computed, and the batch's new
+    /// texts probed against the index as it was before the batch, in parallel; the
+    /// lookups then run in order, so the result is that of pushing them one by one.
     pub fn push_batch(&mut self, texts: &[String]) {
         use rayon::prelude::*;
         let prepared: Vec<(u128, Features)> = texts
@@ -147,8 +187,21 @@ impl Deduper {
                 (k.0, f)
             })
             .collect();
-        for (key, f) in prepared {
-            self.push_prepared(key, f);
+        // The first of each text not seen before is the one that will be looked up.
+        let mut first = rustc_hash::FxHashSet::default();
+        let new: Vec<bool> = prepared
+            .iter()
+            .map(|(k, _)| !self.exact.contains_key(k) && first.insert(*k))
+            .collect();
+        self.near.publish();
+        let near = &self.near;
+        let probes: Vec<Option<Probe>> = prepared
+            .par_iter()
+            .zip(&new)
+            .map(|((_, f), &n)| n.then(|| near.probe(f)))
+            .collect();
+        for ((key, f), probe) in prepared.into_iter().zip(probes) {
+            self.push_with(key, f, None, probe.as_ref());
         }
     }
 
@@ -159,7 +212,7 @@ impl Deduper {
     }
 
     fn push_prepared(&mut self, key: u128, f: Features) -> u32 {
-        self.push_with(key, f, None)
+        self.push_with(key, f, None, None)
     }
 
     /// Assigns one caption whose eligible keys were computed elsewhere (an engine that
@@ -167,17 +220,27 @@ impl Deduper {
     /// whole input; see [`Eligible`]).
     pub fn push_eligible(&mut self, text: &str, eligible: Eligible) -> u32 {
         let (k, f) = near::prepare(text);
-        self.push_with(k.0, f, Some(eligible))
+        self.push_with(k.0, f, Some(eligible), None)
     }
 
-    fn push_with(&mut self, key: u128, f: Features, eligible: Option<Eligible>) -> u32 {
+    fn push_with(
+        &mut self,
+        key: u128,
+        f: Features,
+        eligible: Option<Eligible>,
+        probe: Option<&Probe>,
+    ) -> u32 {
         let pos = self.assigned.len() as u64;
         let score = completeness(&f);
         let cluster = if let Some(&c) = self.exact.get(&key) {
             c
         } else {
             let eligible = eligible.unwrap_or_else(|| self.near.observe(&f));
-            let c = match self.near.lookup(&f) {
+            let found = match probe {
+                Some(p) => self.near.lookup_probed(&f, p),
+                None => self.near.lookup(&f),
+            };
+            let c = match found {
                 near::Lookup::Match(c) => c as u32,
                 near::Lookup::Ambiguous => {
                     // Its own cluster, but no representative: it draws nothing to it.

@@ -7,7 +7,11 @@
 //! credits do not take part, so two photographs that share a boilerplate paragraph stay
 //! apart, and a re-credited or cut-short copy still finds its original.
 
+use std::sync::{Arc, RwLock};
+
 use rustc_hash::FxHashMap;
+
+use crate::compact::{Bits, Entries, FeatRef, KeyChange, KeyTable};
 
 /// Hash functions in a signature.
 pub const HASHES: usize = 30;
@@ -78,6 +82,33 @@ impl Words {
     pub fn contains(&self, w: &str) -> bool {
         self.iter().any(|x| x == w)
     }
+
+    /// The words, separated by single spaces.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Features {
+    /// What verification reads of these features.
+    pub(crate) fn as_ref(&self) -> FeatRef<'_> {
+        FeatRef {
+            words: self.words,
+            bigrams: &self.bigrams,
+            vocab: self.vocab.as_str(),
+            last_word: self.last_word.as_deref(),
+            word_bits: &self.word_bits,
+            exact_bits: &self.exact_bits,
+            truncated: self.truncated,
+            credited: self.credited,
+            len: self.len,
+        }
+    }
+}
+
+/// The words of a space-separated word list.
+fn vocab_words(vocab: &str) -> impl Iterator<Item = &str> {
+    vocab.split(' ').filter(|w| !w.is_empty())
 }
 
 const TRUNCATION_MARKS: &[&str] = &[
@@ -394,13 +425,13 @@ fn word_hash_bit(h: u64) -> usize {
 /// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
 /// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
 /// a count tells photographs apart).
-fn word_matches(k: &str, others: &Words) -> bool {
+fn word_matches(k: &str, others: &str) -> bool {
     let allowed = typos_allowed(k);
     if allowed == 0 {
         return false;
     }
     let first = k.as_bytes()[0];
-    others.iter().any(|o| {
+    vocab_words(others).any(|o| {
         o.len().abs_diff(k.len()) <= allowed
             && o.as_bytes().first() == Some(&first)
             && edit_distance(k, o, allowed) <= allowed
@@ -433,21 +464,28 @@ pub(crate) fn word_sets_may_match(
 /// Beyond the score, every fact word (number, capitalised word) of the shorter identity
 /// must appear in the longer, allowing a typo in long words.
 pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
+    similarity_of(a.as_ref(), b.as_ref(), threshold)
+}
+
+/// The quick bounds of [`similarity`]: false when it is `None` for what they read alone
+/// (too few words; a word set that cannot match).
+pub(crate) fn may_be_similar(a: Bits<'_>, b: Bits<'_>) -> bool {
     if a.words < MIN_WORDS || b.words < MIN_WORDS {
+        return false;
+    }
+    let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
+    // Each word of the shorter identity missing from the longer one leaves at most one
+    // bit set; more than a few (typos, a cut last word) cannot pass the word check, nor
+    // can one that must match exactly, unless it is a cut-short copy's last.
+    word_sets_may_match(short.word_bits, short.exact_bits, short.cut, long.word_bits)
+}
+
+/// [`similarity`] of features however they are kept.
+pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> Option<f32> {
+    if !may_be_similar(a.bits(), b.bits()) {
         return None;
     }
     let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
-    // Quick bounds: each word of the shorter identity missing from the longer one leaves
-    // at most one bit set; more than a few (typos, a cut last word) cannot pass the word
-    // check, nor can one that must match exactly, unless it is a cut-short copy's last.
-    if !word_sets_may_match(
-        &short.word_bits,
-        &short.exact_bits,
-        short.last_word.is_some(),
-        &long.word_bits,
-    ) {
-        return None;
-    }
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
     while i < a.bigrams.len() && j < b.bigrams.len() {
         match a.bigrams[i].cmp(&b.bigrams[j]) {
@@ -467,11 +505,11 @@ pub fn similarity(a: &Features, b: &Features, threshold: f32) -> Option<f32> {
     }
     // Every word of the shorter identity is in the longer one, up to a typo in a long
     // word; a cut-short copy's last word need only begin one.
-    for w in short.vocab.iter() {
-        if long.vocab.contains(w) || word_matches(w, &long.vocab) {
+    for w in vocab_words(short.vocab) {
+        if vocab_words(long.vocab).any(|x| x == w) || word_matches(w, long.vocab) {
             continue;
         }
-        if short.last_word.as_deref() == Some(w) && long.vocab.iter().any(|o| o.starts_with(w)) {
+        if short.last_word == Some(w) && vocab_words(long.vocab).any(|o| o.starts_with(w)) {
             continue;
         }
         return None;
@@ -495,6 +533,16 @@ pub enum Lookup {
     Ambiguous,
     /// A new photograph.
     New,
+}
+
+/// The entries of a [`NearIndex`] that one text verified against, as found by
+/// [`NearIndex::probe`]; [`NearIndex::lookup_probed`] finishes the lookup.
+#[derive(Debug, Clone, Default)]
+pub struct Probe {
+    /// How many entries the index had when probed (later ones were not looked at).
+    seen: u32,
+    /// Entries sharing a key with the text that verify, with their scores, by entry.
+    verified: Vec<(u32, f32)>,
 }
 
 /// Which of a caption's LSH keys (bit `i`: the `i`-th key of [`band_keys`]) it may be
@@ -527,56 +575,163 @@ impl Eligible {
 /// what lets clustering run per connected part of that graph; the second keeps a
 /// cluster from drawing copies through a cut-short text it once had.)
 ///
-/// Memory: each entry holds its representative's features (30 × 4 bytes of signature, 4
-/// bytes per bigram, its words in one allocation) plus up to `BANDS + 1` bucket entries
-/// (16 bytes each while a bucket holds one representative); per distinct key seen, one
-/// counter.
+/// Entries (and the texts counted under each key) are pending until
+/// [`NearIndex::publish`]ed, then visible to [`Prober`]s (other threads verifying the
+/// next texts ahead of their lookup); the index's own lookups see pending ones too.
+///
+/// Memory: per entry about 110 bytes, 4 per bigram and its words (arenas, see
+/// `compact.rs`), plus 4 bytes per key it is found by; per distinct key, 14 bytes.
 #[derive(Debug, Default)]
 pub struct NearIndex {
     threshold: f32,
     max_bucket: u8,
-    bands: Buckets,
-    /// Every representative a cluster has had: (slot of the cluster, features).
-    entries: Vec<(u32, Features)>,
+    /// The published entries and key table, shared with probers.
+    shared: Arc<RwLock<Shared>>,
+    /// Entries made since the last publish (numbered after the published ones).
+    pending: Vec<Features>,
+    /// Texts counted and entries added per key since the last publish.
+    pending_keys: FxHashMap<u64, KeyChange>,
+    /// Per entry (published or not): the slot of its cluster.
+    entry_slot: Vec<u32>,
     /// Per cluster, by age: (cluster id, its current representative's entry).
     slots: Vec<(i64, u32)>,
-    by_cluster: FxHashMap<i64, u32>,
-    /// Distinct texts seen per key (saturating at [`MAX_BUCKET`]).
-    seen: FxHashMap<u64, u8>,
+    by_cluster: ClusterSlots,
 }
 
-/// LSH buckets (key -> entries). Most buckets hold one entry, kept inline in a map of
-/// its own; only the others pay for a list.
+/// What probers read: the published entries' features and the key table.
 #[derive(Debug, Default)]
-struct Buckets {
-    one: FxHashMap<u64, u32>,
-    more: FxHashMap<u64, Vec<u32>>,
+struct Shared {
+    entries: Entries,
+    keys: KeyTable,
 }
 
-impl Buckets {
-    fn get(&self, key: u64) -> &[u32] {
-        if let Some(r) = self.one.get(&key) {
-            return std::slice::from_ref(r);
-        }
-        self.more.get(&key).map_or(&[], Vec::as_slice)
+/// The slot of each cluster id: a list for ids counted up from 0 or 1 as the store and
+/// the deduper make them, a map for any others.
+#[derive(Debug, Default)]
+struct ClusterSlots {
+    dense: Vec<u32>,
+    sparse: FxHashMap<i64, u32>,
+}
+
+impl ClusterSlots {
+    fn get(&self, id: i64) -> Option<u32> {
+        let dense = usize::try_from(id)
+            .ok()
+            .and_then(|i| self.dense.get(i))
+            .copied()
+            .filter(|&s| s != u32::MAX);
+        dense.or_else(|| self.sparse.get(&id).copied())
     }
 
-    /// Adds entry `e` to a bucket.
-    fn add(&mut self, key: u64, e: u32) {
-        if let Some(list) = self.more.get_mut(&key) {
-            if !list.contains(&e) {
-                list.push(e);
+    fn insert(&mut self, id: i64, slot: u32) {
+        match usize::try_from(id) {
+            // Ids a little past the end extend the list; far ones go to the map.
+            Ok(i) if i <= self.dense.len() + 1024 => {
+                if i >= self.dense.len() {
+                    self.dense.resize(i + 1, u32::MAX);
+                }
+                self.dense[i] = slot;
             }
+            _ => {
+                self.sparse.insert(id, slot);
+            }
+        }
+    }
+}
+
+/// Verifies texts against the entries a [`NearIndex`] has published, from any thread,
+/// while the index goes on taking entries ([`NearIndex::prober`]).
+#[derive(Debug, Clone)]
+pub struct Prober {
+    threshold: f32,
+    shared: Arc<RwLock<Shared>>,
+}
+
+impl Prober {
+    /// [`NearIndex::probe`] over the entries published so far.
+    pub fn probe(&self, f: &Features) -> Probe {
+        let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
+        let seen = shared.entries.len() as u32;
+        let mut verified = Vec::new();
+        if f.words >= MIN_WORDS {
+            let view = View {
+                shared: &shared,
+                pending: &[],
+                pending_keys: None,
+            };
+            view.verify_candidates(f, 0, seen, self.threshold, &mut verified);
+        }
+        Probe { seen, verified }
+    }
+}
+
+/// The entries of an index as one sequence: published, then pending.
+struct View<'a> {
+    shared: &'a Shared,
+    pending: &'a [Features],
+    pending_keys: Option<&'a FxHashMap<u64, KeyChange>>,
+}
+
+impl View<'_> {
+    fn len(&self) -> u32 {
+        (self.shared.entries.len() + self.pending.len()) as u32
+    }
+
+    fn bits(&self, e: u32) -> Bits<'_> {
+        let published = self.shared.entries.len();
+        if (e as usize) < published {
+            self.shared.entries.bits(e as usize)
+        } else {
+            self.pending[e as usize - published].as_ref().bits()
+        }
+    }
+
+    fn entry(&self, e: u32) -> FeatRef<'_> {
+        let published = self.shared.entries.len();
+        if (e as usize) < published {
+            self.shared.entries.get(e as usize)
+        } else {
+            self.pending[e as usize - published].as_ref()
+        }
+    }
+
+    /// Adds to `out` every entry numbered in `from..to` that shares a key with `f` and
+    /// verifies against it, each once, with its score.
+    fn verify_candidates(
+        &self,
+        f: &Features,
+        from: u32,
+        to: u32,
+        threshold: f32,
+        out: &mut Vec<(u32, f32)>,
+    ) {
+        if from >= to {
             return;
         }
-        match self.one.get(&key) {
-            None => {
-                self.one.insert(key, e);
+        let mut candidates: Vec<u32> = Vec::new();
+        let mut keep = |e: u32| {
+            if e >= from && e < to {
+                candidates.push(e);
             }
-            Some(&first) if first == e => {}
-            Some(&first) => {
-                self.one.remove(&key);
-                self.more.insert(key, vec![first, e]);
+        };
+        for key in band_keys(f) {
+            self.shared.keys.for_each_id(key, &mut keep);
+            if let Some(c) = self.pending_keys.and_then(|p| p.get(&key)) {
+                c.ids.iter().copied().for_each(&mut keep);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let f = f.as_ref();
+        let bits = f.bits();
+        for e in candidates {
+            // The bounds first, from the entry's fixed fields: most candidates stop there,
+            // before their words and bigrams are read.
+            if !may_be_similar(bits, self.bits(e)) {
+                continue;
+            }
+            if let Some(s) = similarity_of(f, self.entry(e), threshold) {
+                out.push((e, s));
             }
         }
     }
@@ -638,16 +793,17 @@ impl NearIndex {
             n += 1;
         }
         let keys = &keys[..n];
+        let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
         for (i, &k) in keys.iter().enumerate() {
             // A key twice in one text counts once.
             if let Some(j) = keys[..i].iter().position(|&x| x == k) {
                 out |= ((out >> j) & 1) << i;
                 continue;
             }
-            let n = self.seen.entry(k).or_insert(0);
-            if *n < self.max_bucket {
+            let change = self.pending_keys.entry(k).or_default();
+            if shared.keys.count(k) + u32::from(change.count) < u32::from(self.max_bucket) {
                 out |= 1 << i;
-                *n += 1;
+                change.count += 1;
             }
         }
         Eligible(out)
@@ -665,34 +821,87 @@ impl NearIndex {
     /// Like [`NearIndex::find`], but tells a new photograph from a cut-short copy that fits
     /// several photographs (which no index entry should be made for).
     pub fn lookup(&self, f: &Features) -> Lookup {
+        self.lookup_probed(f, &Probe::default())
+    }
+
+    /// Verifies `f` against every entry the index holds now that shares a key with it:
+    /// the costly part of [`NearIndex::lookup`]. It needs only `&self`, so the texts of a
+    /// batch can be probed in parallel before they are looked up in order with
+    /// [`NearIndex::lookup_probed`] (and a [`Prober`] probes from other threads).
+    pub fn probe(&self, f: &Features) -> Probe {
+        let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
+        let view = self.view(&shared);
+        let seen = view.len();
+        let mut verified = Vec::new();
+        if f.words >= MIN_WORDS {
+            view.verify_candidates(f, 0, seen, self.threshold, &mut verified);
+        }
+        Probe { seen, verified }
+    }
+
+    /// A prober over this index's published entries, for other threads.
+    pub fn prober(&self) -> Prober {
+        Prober {
+            threshold: self.threshold,
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Makes the entries made since the last call visible to probers.
+    pub fn publish(&mut self) {
+        if self.pending.is_empty() && self.pending_keys.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let keys = std::mem::take(&mut self.pending_keys);
+        let mut shared = self.shared.write().unwrap_or_else(|p| p.into_inner());
+        for f in &pending {
+            shared.entries.push(f);
+        }
+        for (k, change) in keys {
+            shared.keys.apply(k, change);
+        }
+        shared.keys.compact();
+    }
+
+    fn view<'a>(&'a self, shared: &'a Shared) -> View<'a> {
+        View {
+            shared,
+            pending: &self.pending,
+            pending_keys: Some(&self.pending_keys),
+        }
+    }
+
+    /// [`NearIndex::lookup`] with the entries that `probe` (made by [`NearIndex::probe`]
+    /// or a [`Prober`] of this index, for the same features) already verified; only the
+    /// entries added since are verified now. Gives exactly what `lookup` gives.
+    pub fn lookup_probed(&self, f: &Features, probe: &Probe) -> Lookup {
         if f.words < MIN_WORDS {
             return Lookup::New;
         }
-        // Candidate entries from every band, each once.
-        let mut candidates: Vec<u32> = Vec::new();
-        for key in band_keys(f) {
-            candidates.extend_from_slice(self.bands.get(key));
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
+        let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
+        let view = self.view(&shared);
+        let mut verified = probe.verified.clone();
+        view.verify_candidates(f, probe.seen, view.len(), self.threshold, &mut verified);
         // Clusters with an entry that verifies, oldest first, with the score when that
         // entry is the cluster's current representative (not verified twice then).
-        let mut gated: Vec<(u32, Option<f32>)> = Vec::new();
-        for e in candidates {
-            let (slot, ref g) = self.entries[e as usize];
-            if let Some(s) = similarity(f, g, self.threshold) {
+        let mut gated: Vec<(u32, Option<f32>)> = verified
+            .into_iter()
+            .map(|(e, s)| {
+                let slot = self.entry_slot[e as usize];
                 let current = self.slots[slot as usize].1 == e;
-                gated.push((slot, current.then_some(s)));
-            }
-        }
+                (slot, current.then_some(s))
+            })
+            .collect();
         // Per cluster, the entry with a score first.
         gated.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.is_some().cmp(&a.1.is_some())));
         gated.dedup_by_key(|g| g.0);
         let mut best: Option<(f32, usize, u32)> = None;
         let mut passing = 0usize;
+        let fr = f.as_ref();
         for (slot, score) in gated {
-            let rep = &self.entries[self.slots[slot as usize].1 as usize].1;
-            if let Some(s) = score.or_else(|| similarity(f, rep, self.threshold)) {
+            let rep = view.entry(self.slots[slot as usize].1);
+            if let Some(s) = score.or_else(|| similarity_of(fr, rep, self.threshold)) {
                 passing += 1;
                 // Prefer the higher score, then the larger representative, then the
                 // older cluster.
@@ -713,11 +922,12 @@ impl NearIndex {
 
     /// Makes `f` the representative of `cluster` (a new cluster, or a more complete
     /// variant that joined it), found through the keys `eligible` names. A former
-    /// representative stays an entry, so copies of it are still found.
+    /// representative stays an entry, so copies of it are still found. The entry is
+    /// pending until [`NearIndex::publish`]ed.
     pub fn insert(&mut self, cluster: i64, f: Features, eligible: Eligible) {
-        let e = self.entries.len() as u32;
-        let slot = match self.by_cluster.get(&cluster) {
-            Some(&slot) => {
+        let e = self.entry_slot.len() as u32;
+        let slot = match self.by_cluster.get(cluster) {
+            Some(slot) => {
                 self.slots[slot as usize].1 = e;
                 slot
             }
@@ -730,17 +940,20 @@ impl NearIndex {
         };
         for (i, key) in band_keys(&f).enumerate() {
             if eligible.has(i) {
-                self.bands.add(key, e);
+                self.pending_keys.entry(key).or_default().ids.push(e);
             }
         }
-        self.entries.push((slot, f));
+        self.entry_slot.push(slot);
+        self.pending.push(f);
     }
 
-    /// The representative of a cluster.
-    pub fn representative(&self, cluster: i64) -> Option<&Features> {
-        self.by_cluster
-            .get(&cluster)
-            .map(|&slot| &self.entries[self.slots[slot as usize].1 as usize].1)
+    /// How complete the representative of a cluster is ([`completeness`]).
+    pub fn representative_completeness(&self, cluster: i64) -> Option<(bool, bool, usize)> {
+        let slot = self.by_cluster.get(cluster)?;
+        let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
+        let view = self.view(&shared);
+        let rep = view.entry(self.slots[slot as usize].1);
+        Some((!rep.truncated, rep.credited, rep.len))
     }
 }
 

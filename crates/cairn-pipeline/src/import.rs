@@ -317,8 +317,8 @@ impl JobClusters<'_> {
 }
 
 impl Clusterer for JobClusters<'_> {
-    fn assign(&mut self, text: &str) -> Option<i64> {
-        let cluster = self.variant(text)?.cluster?;
+    fn assign(&mut self, key: &[u8; 16], _text: &str) -> Option<i64> {
+        let cluster = self.variants.get(key)?.cluster?;
         self.captions.get(&cluster).copied()
     }
     fn created(&mut self, caption: i64, text: &str) {
@@ -425,6 +425,7 @@ pub fn import(
                 text: v.text.clone(),
                 key: o.key,
                 record: Some(v.record.clone()),
+                packed: None,
             });
             pending_occurrence = occurrences.next()?;
         }
@@ -439,6 +440,7 @@ pub fn import(
             encoding: s.encoding,
             text_len: s.text_len as usize,
             bytes: s.content,
+            packed: None,
             warnings,
             origin: s.origin,
             occurrences: occ,

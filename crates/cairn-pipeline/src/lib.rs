@@ -10,6 +10,7 @@ use cairn_ingest::Input;
 use cairn_model::Document;
 use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 mod import;
 pub use import::import;
@@ -47,6 +48,9 @@ pub struct Options {
     pub max_bucket: u8,
     /// How to read JSON Lines.
     pub read: cairn_ingest::ReadOptions,
+    /// The least input for a bulk write ([`Archive::begin_bulk`]); it must also be at
+    /// least half as much again as the archive holds.
+    pub bulk_min_bytes: u64,
 }
 
 impl Default for Options {
@@ -57,6 +61,7 @@ impl Default for Options {
             near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
             max_bucket: cairn_dedup::MAX_BUCKET as u8,
             read: cairn_ingest::ReadOptions::default(),
+            bulk_min_bytes: BULK_MIN_BYTES,
         }
     }
 }
@@ -65,6 +70,8 @@ impl Default for Options {
 #[derive(Debug)]
 pub struct NearClusterer {
     index: cairn_dedup::NearIndex,
+    /// Features of the next batch's new texts, probed against the index before it.
+    staged: FxHashMap<[u8; 16], (cairn_dedup::Features, cairn_dedup::Probe)>,
     last: Option<(String, cairn_dedup::Features, cairn_dedup::Eligible)>,
     ambiguous: bool,
 }
@@ -78,11 +85,31 @@ impl NearClusterer {
             let e = index.observe(&f);
             index.insert(id, f, e)
         })?;
+        index.publish();
         Ok(NearClusterer {
             index,
+            staged: FxHashMap::default(),
             last: None,
             ambiguous: false,
         })
+    }
+
+    /// A prober of the representatives this clusterer has published: the reading stage
+    /// verifies each new text against them ahead of its lookup ([`NearClusterer::stage`]).
+    pub fn prober(&self) -> cairn_dedup::Prober {
+        self.index.prober()
+    }
+
+    /// Readies the new texts of the next batch (exact key, features and their probe):
+    /// the store's calls, in order, then only finish the lookups against what the
+    /// probes did not see. The clusters are those of looking each text up in turn.
+    pub fn stage(&mut self, texts: Vec<([u8; 16], cairn_dedup::Features, cairn_dedup::Probe)>) {
+        self.staged = texts.into_iter().map(|(k, f, p)| (k, (f, p))).collect();
+    }
+
+    /// Makes the representatives of the batch just written visible to probers.
+    pub fn publish(&mut self) {
+        self.index.publish();
     }
 
     /// The features of the text `assign` was last called with, and its eligible keys.
@@ -100,11 +127,14 @@ impl NearClusterer {
 }
 
 impl cairn_store::Clusterer for NearClusterer {
-    fn assign(&mut self, text: &str) -> Option<i64> {
-        let f = cairn_dedup::features(text);
+    fn assign(&mut self, key: &[u8; 16], text: &str) -> Option<i64> {
+        let (f, probe) = match self.staged.remove(key) {
+            Some(staged) => staged,
+            None => (cairn_dedup::features(text), cairn_dedup::Probe::default()),
+        };
         // Every new distinct text counts under its keys, whatever becomes of it.
         let eligible = self.index.observe(&f);
-        let found = self.index.lookup(&f);
+        let found = self.index.lookup_probed(&f, &probe);
         self.ambiguous = found == cairn_dedup::Lookup::Ambiguous;
         self.last = Some((text.to_string(), f, eligible));
         match found {
@@ -123,8 +153,8 @@ impl cairn_store::Clusterer for NearClusterer {
 
     fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool {
         let (f, e) = self.features_of(candidate);
-        let better = match self.index.representative(caption) {
-            Some(rep) => cairn_dedup::completeness(&f) > cairn_dedup::completeness(rep),
+        let better = match self.index.representative_completeness(caption) {
+            Some(rep) => cairn_dedup::completeness(&f) > rep,
             None => {
                 cairn_dedup::completeness(&f)
                     > cairn_dedup::completeness(&cairn_dedup::features(current))
@@ -134,6 +164,55 @@ impl cairn_store::Clusterer for NearClusterer {
             self.index.insert(caption, f, e);
         }
         better
+    }
+}
+
+/// A clusterer with the extractor at hand, for a new text whose occurrence came without
+/// its record (the reader took it for a text seen before: see [`Known`]).
+struct WithRecords<'a> {
+    clusterer: &'a mut dyn cairn_store::Clusterer,
+    extractor: &'a Extractor,
+}
+
+impl cairn_store::Clusterer for WithRecords<'_> {
+    fn assign(&mut self, key: &[u8; 16], text: &str) -> Option<i64> {
+        self.clusterer.assign(key, text)
+    }
+    fn created(&mut self, caption: i64, text: &str) {
+        self.clusterer.created(caption, text)
+    }
+    fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool {
+        self.clusterer.prefer(caption, candidate, current)
+    }
+    fn record(&mut self, text: &str) -> Option<cairn_model::Record> {
+        // Only captions of sources without embedded fields come without a record.
+        Some(self.extractor.caption_record(text, None))
+    }
+}
+
+/// The caption texts an ingest has met: those of the archive when it started and every
+/// new one since, as 64-bit fingerprints of their exact keys (9 bytes each in the set).
+/// Only a text's first occurrence is extracted. A fingerprint shared by two texts (about
+/// one chance in 10^7 at a million texts) only makes the store ask for the second
+/// text's record, which the writer then extracts itself ([`WithRecords`]).
+struct Known(FxHashSet<u64>);
+
+impl Known {
+    fn fingerprint(key: &[u8; 16]) -> u64 {
+        u64::from_le_bytes(key[..8].try_into().unwrap_or_default())
+    }
+
+    fn load(archive: &Archive) -> Result<Self> {
+        let mut set = FxHashSet::default();
+        archive.for_each_variant_key(|k| {
+            set.insert(Self::fingerprint(k));
+        })?;
+        Ok(Known(set))
+    }
+
+    /// Whether `key` is new, counting it as met from now on.
+    fn first(&mut self, key: &[u8; 16]) -> bool {
+        self.0.insert(Self::fingerprint(key))
     }
 }
 
@@ -217,6 +296,7 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
             span: seg.span,
             text: seg.text,
             record: Some(record),
+            packed: None,
         })
         .collect();
     NewSource {
@@ -226,11 +306,18 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
         encoding: doc.encoding,
         text_len: doc.text.len(),
         bytes: doc.bytes,
+        packed: None,
         warnings,
         origin: doc.origin,
         occurrences,
     }
 }
+
+/// Files up to this size are read in parallel runs; larger ones stream.
+const SMALL_INPUT: u64 = 4 * 1024 * 1024;
+
+/// The least input for a bulk write by default ([`Options::bulk_min_bytes`]).
+pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
 
 fn input_size(input: &Input) -> u64 {
     match input {
@@ -239,11 +326,113 @@ fn input_size(input: &Input) -> u64 {
     }
 }
 
+/// A source read for a batch, rendered, its captions found and keyed; extracted once
+/// the batch knows which of its captions are new.
+struct Keyed {
+    doc: Document,
+    segments: Vec<cairn_model::Segment>,
+    keys: Vec<[u8; 16]>,
+    /// Which captions to extract: the first occurrence of a text not met before (all of
+    /// a source with embedded fields, whose records differ from the text's alone).
+    extract: Vec<bool>,
+    warnings: Vec<String>,
+}
+
+impl Keyed {
+    fn new(mut doc: Document) -> Self {
+        let (segments, warnings) = cairn_extract::document_segments(doc.segments.take(), &doc.text);
+        let keys = segments
+            .iter()
+            .map(|s| cairn_dedup::exact_key(&s.text).to_bytes())
+            .collect();
+        let extract = vec![doc.embedded.is_some(); segments.len()];
+        Keyed {
+            doc,
+            segments,
+            keys,
+            extract,
+            warnings,
+        }
+    }
+
+    /// Extracts what is marked, computes the near-duplicate features of the new texts
+    /// (when asked) and packs the bytes.
+    fn finish(
+        self,
+        extractor: &Extractor,
+        packer: &cairn_store::RecordPacker,
+        fresh: &[bool],
+        near: Option<&cairn_dedup::Prober>,
+    ) -> (NewSource, Vec<Fresh>) {
+        let Keyed {
+            doc,
+            segments,
+            keys,
+            extract,
+            warnings: too_long,
+        } = self;
+        let mut features = Vec::new();
+        let mut occurrences = Vec::with_capacity(segments.len());
+        for (i, (seg, key)) in segments.into_iter().zip(keys).enumerate() {
+            let record = (extract[i] || fresh[i])
+                .then(|| extractor.caption_record(&seg.text, doc.embedded.as_ref()));
+            if let Some(prober) = near.filter(|_| fresh[i]) {
+                let f = cairn_dedup::features(&seg.text);
+                let probe = prober.probe(&f);
+                features.push((key, f, probe));
+            }
+            let packed = record.as_ref().map(|r| packer.pack(r));
+            occurrences.push(NewOccurrence {
+                key,
+                span: seg.span,
+                text: seg.text,
+                record,
+                packed,
+            });
+        }
+        let mut warnings = doc.warnings;
+        warnings.extend(too_long);
+        let packed = cairn_store::pack(&doc.bytes).ok();
+        let source = NewSource {
+            uri: doc.uri,
+            kind: doc.kind,
+            sha256: doc.sha256,
+            encoding: doc.encoding,
+            text_len: doc.text.len(),
+            bytes: doc.bytes,
+            packed,
+            warnings,
+            origin: doc.origin,
+            occurrences,
+        };
+        (source, features)
+    }
+}
+
+/// A source read for a batch: ready to store, or already in the archive.
+enum Ready {
+    Source(Box<NewSource>),
+    Stored,
+}
+
+/// A text met for the first time: its exact key, near-duplicate features, and its
+/// probe against the representatives published when it was read.
+type Fresh = ([u8; 16], cairn_dedup::Features, cairn_dedup::Probe);
+
+/// A batch ready for the writer: its sources (or why each could not be read) and the
+/// near-duplicate features of its new texts, in input order.
+struct Prepared {
+    items: Vec<std::result::Result<Ready, cairn_ingest::Error>>,
+    fresh: Vec<Fresh>,
+}
+
 /// Ingests `paths` (files, directories, `-` for stdin) into `archive`.
 ///
-/// Batches are read and extracted in parallel while the previous batch is written;
-/// at most two batches are in memory at once. Each batch is one transaction, so an
-/// interrupted run leaves every earlier batch stored, and a re-run skips them.
+/// Batches are read, rendered and keyed in parallel; then, in input order, the first
+/// occurrence of each caption text not met before is marked, and only those are
+/// extracted (in parallel), while the previous batch is written; at most three batches
+/// are in memory at once. Each batch is one transaction, so an interrupted run leaves
+/// every earlier batch stored, and a re-run skips them.
 pub fn ingest(
     archive: &mut Archive,
     paths: &[PathBuf],
@@ -251,10 +440,12 @@ pub fn ingest(
     opts: &Options,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Report> {
-    let mut clusterer: Box<dyn cairn_store::Clusterer> = match opts.near_threshold {
-        Some(t) => Box::new(NearClusterer::load(archive, t, opts.max_bucket)?),
-        None => Box::new(cairn_store::ExactOnly),
+    let mut near = match opts.near_threshold {
+        Some(t) => Some(NearClusterer::load(archive, t, opts.max_bucket)?),
+        None => None,
     };
+    let prober = near.as_ref().map(NearClusterer::prober);
+    let mut known = Known::load(archive)?;
     let (inputs, errors) = cairn_ingest::expand_paths(paths);
     let mut report = Report {
         inputs: (inputs.len() + errors.len()) as u64,
@@ -267,80 +458,155 @@ pub fn ingest(
         });
     }
     let sizes: Vec<u64> = inputs.iter().map(input_size).collect();
+    let planned: u64 = sizes.iter().sum();
     on_event(Event::Planned {
         inputs: inputs.len() as u64,
-        bytes: sizes.iter().sum(),
+        bytes: planned,
     });
+    // An ingest that brings at least half as much again as the archive holds is a
+    // bulk write: the indexes only readers use are built at its end.
+    let bulk = planned >= opts.bulk_min_bytes && planned >= archive.stored_source_bytes()? / 2;
+    if bulk {
+        archive.begin_bulk()?;
+    }
 
     // Sources already stored are skipped before the costly part (resuming an
     // interrupted run re-reads its inputs but extracts only what is missing).
     let seen = Archive::open_reader(archive.dir()).ok();
-    /// A source read for a batch: ready to store, or already in the archive.
-    enum Ready {
-        Source(Box<NewSource>),
-        Stored,
-    }
-    type Prepared = Vec<std::result::Result<Ready, cairn_ingest::Error>>;
     let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
     let batch_sources = opts.batch_sources.max(1);
     let batch_bytes = opts.batch_bytes.max(1);
     let read_opts = opts.read.clone();
+    // Index entries are committed every few seconds, and at the end.
+    archive.set_index_interval(std::time::Duration::from_secs(5));
+    let extractor_w = extractor.clone();
+    let packer = archive.record_packer();
     std::thread::scope(|scope| -> Result<()> {
         let producer = scope.spawn(move || {
             // Sources are read in order (files, then the records inside containers),
-            // gathered into batches by count and bytes, and rendered and extracted in
-            // parallel, one batch at a time.
+            // gathered into batches by count and bytes, and prepared one batch at a time.
             let mut pending: Vec<
                 std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
             > = Vec::new();
             let mut pending_bytes = 0usize;
-            let flush = |pending: &mut Vec<
+            let mut flush = |pending: &mut Vec<
                 std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
             >|
              -> bool {
                 let batch = std::mem::take(pending);
-                let prepared: Prepared = batch
+                let keyed: Vec<std::result::Result<Option<Keyed>, cairn_ingest::Error>> = batch
                     .into_par_iter()
                     .map(|raw| {
                         let raw = raw?;
-                        let skip = seen
+                        let stored = seen
                             .as_ref()
                             .and_then(|a| a.has_source(&raw.uri, &raw.sha256).ok())
                             .unwrap_or(false);
-                        if skip {
-                            return Ok(Ready::Stored);
+                        if stored {
+                            return Ok(None);
                         }
-                        cairn_ingest::render(raw)
-                            .map(|doc| Ready::Source(Box::new(prepare(doc, &extractor))))
+                        cairn_ingest::render(raw).map(|doc| Some(Keyed::new(doc)))
                     })
                     .collect();
+                // In input order: which captions are texts met for the first time.
+                let fresh: Vec<Vec<bool>> = keyed
+                    .iter()
+                    .map(|k| match k {
+                        Ok(Some(k)) => k.keys.iter().map(|key| known.first(key)).collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let done: Vec<_> = keyed
+                    .into_par_iter()
+                    .zip(fresh)
+                    .map(|(k, fresh)| match k {
+                        Ok(Some(k)) => {
+                            let (source, features) =
+                                k.finish(&extractor, &packer, &fresh, prober.as_ref());
+                            (Ok(Ready::Source(Box::new(source))), features)
+                        }
+                        Ok(None) => (Ok(Ready::Stored), Vec::new()),
+                        Err(e) => (Err(e), Vec::new()),
+                    })
+                    .collect();
+                let mut prepared = Prepared {
+                    items: Vec::with_capacity(done.len()),
+                    fresh: Vec::new(),
+                };
+                for (item, features) in done {
+                    prepared.items.push(item);
+                    prepared.fresh.extend(features);
+                }
                 tx.send(prepared).is_ok()
             };
-            for input in &inputs {
-                let mut go_on = true;
-                cairn_ingest::read_input(input, &read_opts, &mut |raw| {
+            let mut push =
+                |raw: std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
+                 pending: &mut Vec<_>|
+                 -> bool {
                     if let Ok(r) = &raw {
                         pending_bytes += r.bytes.len();
                     }
                     pending.push(raw);
                     if pending.len() >= batch_sources || pending_bytes >= batch_bytes {
                         pending_bytes = 0;
-                        go_on = flush(&mut pending);
+                        return flush(pending);
                     }
+                    true
+                };
+            let mut i = 0;
+            while i < inputs.len() {
+                // A run of small files is read in parallel (each is one page or a few);
+                // a large file (a WARC, a JSON Lines export) streams, source by source.
+                let mut end = i;
+                let mut run_bytes = 0;
+                while end < inputs.len()
+                    && end - i < batch_sources
+                    && matches!(inputs[end], Input::File(_))
+                    && sizes[end] <= SMALL_INPUT
+                    && run_bytes + sizes[end] <= batch_bytes as u64
+                {
+                    run_bytes += sizes[end];
+                    end += 1;
+                }
+                if end > i {
+                    let read: Vec<Vec<_>> = inputs[i..end]
+                        .par_iter()
+                        .map(|input| {
+                            let mut out = Vec::new();
+                            cairn_ingest::read_input(input, &read_opts, &mut |raw| {
+                                out.push(raw);
+                                true
+                            });
+                            out
+                        })
+                        .collect();
+                    for raw in read.into_iter().flatten() {
+                        if !push(raw, &mut pending) {
+                            return;
+                        }
+                    }
+                    i = end;
+                    continue;
+                }
+                let mut go_on = true;
+                cairn_ingest::read_input(&inputs[i], &read_opts, &mut |raw| {
+                    go_on = push(raw, &mut pending);
                     go_on
                 });
                 if !go_on {
                     return;
                 }
+                i += 1;
             }
             if !pending.is_empty() {
                 flush(&mut pending);
             }
         });
         let mut result = Ok(());
+        let mut exact_only = cairn_store::ExactOnly;
         for prepared in rx.iter() {
-            let mut sources = Vec::with_capacity(prepared.len());
-            for p in prepared {
+            let mut sources = Vec::with_capacity(prepared.items.len());
+            for p in prepared.items {
                 match p {
                     Ok(Ready::Stored) => report.sources_skipped += 1,
                     Ok(Ready::Source(s)) => {
@@ -375,7 +641,22 @@ pub fn ingest(
             if sources.is_empty() {
                 continue;
             }
-            match archive.write_batch_with(&sources, clusterer.as_mut()) {
+            let clusterer: &mut dyn cairn_store::Clusterer = match near.as_mut() {
+                Some(n) => {
+                    n.stage(prepared.fresh);
+                    n
+                }
+                None => &mut exact_only,
+            };
+            let mut clusterer = WithRecords {
+                clusterer,
+                extractor: &extractor_w,
+            };
+            let res = archive.write_batch_with(&sources, &mut clusterer);
+            if let Some(n) = near.as_mut() {
+                n.publish();
+            }
+            match res {
                 Ok(summary) => {
                     report.add(&summary);
                     on_event(Event::Committed(summary));
@@ -390,6 +671,10 @@ pub fn ingest(
         let _ = producer.join();
         result
     })?;
+    if bulk {
+        archive.end_bulk()?;
+    }
+    archive.sync_index()?;
     if report.sources_added > 0 {
         // After a large ingest: more than four segments, or many replaced entries.
         archive.compact_index(4)?;

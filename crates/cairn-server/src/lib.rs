@@ -648,7 +648,9 @@ async fn ingest_page(
             .as_mut()
             .ok_or_else(|| ApiError::Internal("no writer".into()))?;
         let source = cairn_pipeline::prepare(doc, &w.extractor);
-        let summary = w.archive.write_batch_with(&[source], &mut w.clusterer)?;
+        let summary = w.archive.write_batch_with(&[source], &mut w.clusterer);
+        w.clusterer.publish();
+        let summary = summary?;
         Ok(Json(summary))
     })
     .await

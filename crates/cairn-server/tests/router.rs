@@ -27,6 +27,7 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
             encoding: "utf-8".into(),
             text_len: bytes.len(),
             bytes,
+            packed: None,
             warnings: vec![],
             origin: None,
             occurrences: vec![NewOccurrence {
@@ -34,6 +35,7 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
                 text: text.into(),
                 key: [7; 16],
                 record: Some(cairn_extract::Extractor::bundled().extract(text)),
+                packed: None,
             }],
         }])
         .unwrap();

@@ -56,9 +56,36 @@ impl Dict {
 }
 
 /// What the `record` column holds for one record.
+#[derive(Debug, Clone)]
 pub(crate) enum Stored {
     Json(String),
     Packed(Vec<u8>),
+}
+
+/// A record in the form the archive stores it, made ahead of the write (in parallel)
+/// by a [`RecordPacker`].
+#[derive(Debug, Clone)]
+pub struct PackedRecord {
+    pub(crate) stored: Stored,
+    /// The dictionary it was packed with, if any.
+    pub(crate) dict: Option<u32>,
+}
+
+/// Packs records as the archive would, with the dictionary it writes with now; cheap to
+/// clone and usable from any thread. A record packed before the archive trained its
+/// dictionary is packed again by the writer.
+#[derive(Debug, Clone)]
+pub struct RecordPacker(pub(crate) Arc<Codec>);
+
+impl RecordPacker {
+    /// The stored form of `record`.
+    pub fn pack(&self, record: &Record) -> PackedRecord {
+        let dict = self.0.current();
+        PackedRecord {
+            stored: Codec::encode(record, dict.as_deref()),
+            dict: dict.map(|d| d.id),
+        }
+    }
 }
 
 impl rusqlite::ToSql for Stored {

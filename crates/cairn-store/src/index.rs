@@ -209,10 +209,12 @@ pub(crate) enum WriterError {
 }
 
 /// One caption as the index sees it.
-pub(crate) struct IndexDoc {
+pub(crate) struct IndexDoc<'a> {
     pub id: u64,
-    pub text: String,
-    pub record: Option<Record>,
+    /// The texts of all its variants, one per line.
+    pub text: std::borrow::Cow<'a, str>,
+    /// Its canonical record.
+    pub record: Option<std::borrow::Cow<'a, Record>>,
 }
 
 /// The caption id of a matching document, from the segments' id columns.
@@ -348,9 +350,13 @@ impl SearchIndex {
         Ok(seq.parse().ok())
     }
 
-    pub fn add(&self, w: &IndexWriter, doc: IndexDoc) -> Result<()> {
+    /// Gives the writer a caption's entry; `replaces` when the index may hold an older
+    /// entry of it (deleted first).
+    pub fn add(&self, w: &IndexWriter, doc: IndexDoc<'_>, replaces: bool) -> Result<()> {
         let f = &self.fields;
-        w.delete_term(Term::from_field_u64(f.id, doc.id));
+        if replaces {
+            w.delete_term(Term::from_field_u64(f.id, doc.id));
+        }
         let mut d = TantivyDocument::default();
         d.add_u64(f.id, doc.id);
         d.add_text(f.text, &doc.text);
@@ -830,9 +836,9 @@ mod tests {
             for (i, t) in texts.iter().enumerate() {
                 index.add(&w, IndexDoc {
                     id: i as u64,
-                    text: t.join(" "),
+                    text: t.join(" ").into(),
                     record: None,
-                }).unwrap();
+                }, true).unwrap();
             }
             index.commit(&mut w, 0).unwrap();
             let query = if slop == 0 {

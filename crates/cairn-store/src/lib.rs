@@ -18,12 +18,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub use check::CheckReport;
+pub use codec::{PackedRecord, RecordPacker};
 pub use read::{
     Bucket, CaptionView, ExportedCaption, FacetCount, Facets, Filters, GeoCell, GeoGrid, Histogram,
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
     VariantView,
 };
-pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource};
+pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, pack};
 
 /// What can go wrong in the archive.
 #[derive(Debug, thiserror::Error)]
@@ -129,7 +130,7 @@ impl Archive {
             pool: Mutex::new(Vec::new()),
             index,
             codec,
-            writer: Some(Mutex::new(write::Writer { conn, index_writer })),
+            writer: Some(Mutex::new(write::Writer::new(conn, index_writer))),
         };
         archive.sync_index()?;
         Ok(archive)
@@ -151,6 +152,12 @@ impl Archive {
             codec: Default::default(),
             writer: None,
         })
+    }
+
+    /// A packer of records in the form this archive stores them, to pack the records of
+    /// a batch in parallel before [`Archive::write_batch_with`] stores them.
+    pub fn record_packer(&self) -> RecordPacker {
+        RecordPacker(self.codec.clone())
     }
 
     /// The data directory.

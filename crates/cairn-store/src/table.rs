@@ -541,9 +541,9 @@ mod tests {
                 for (id, r) in batch {
                     index.add(&w, IndexDoc {
                         id: *id,
-                        text: r.text.clone(),
-                        record: Some(r.clone()),
-                    }).unwrap();
+                        text: r.text.clone().into(),
+                        record: Some(std::borrow::Cow::Owned(r.clone())),
+                    }, true).unwrap();
                     live.insert(*id, r.clone());
                 }
                 index.commit(&mut w, seq as i64).unwrap();

@@ -2,15 +2,70 @@
 
 use cairn_model::{Record, SourceKind, Span};
 use rusqlite::{OptionalExtension, params};
+use rustc_hash::FxHashMap;
 use tantivy::IndexWriter;
 
-use crate::codec::{Codec, Dict, TRAIN_AT};
+use crate::codec::{Codec, Dict, Stored, TRAIN_AT};
 use crate::index::IndexDoc;
 use crate::{Archive, Error, Result};
 
 pub(crate) struct Writer {
     pub conn: rusqlite::Connection,
     pub index_writer: IndexWriter,
+    /// The last batch whose captions were given to `index_writer` (committed or not);
+    /// `None` until the first sync after opening.
+    pub added_seq: Option<i64>,
+    /// Caption ids above this were never given to the index (no old entry to delete);
+    /// `None` when unknown.
+    pub indexed_max_id: Option<i64>,
+    /// Entries given to `index_writer` since its last commit.
+    pub pending: u64,
+    /// When the index was last committed.
+    pub committed_at: std::time::Instant,
+    /// How long index entries may wait for a commit after a batch (zero: every batch).
+    pub interval: std::time::Duration,
+    /// Every stored variant's id by exact key, loaded by the first batch (`None` before,
+    /// and after a failed batch: it is loaded again). Looking a key up here instead of
+    /// in the table's index saves a random page read per occurrence on a large archive.
+    pub variants: Option<FxHashMap<[u8; 16], u32>>,
+    /// During a bulk write (the blobs' unique index dropped): every stored blob's id by
+    /// a 64-bit hash of its sha256, the blobs there are.
+    pub blobs: Option<FxHashMap<u64, i64>>,
+}
+
+impl Writer {
+    pub fn new(conn: rusqlite::Connection, index_writer: IndexWriter) -> Self {
+        Writer {
+            conn,
+            index_writer,
+            added_seq: None,
+            indexed_max_id: None,
+            pending: 0,
+            committed_at: std::time::Instant::now(),
+            interval: std::time::Duration::ZERO,
+            variants: None,
+            blobs: None,
+        }
+    }
+}
+
+/// The 64-bit hash a bulk write finds a blob's sha256 by ([`Writer::blobs`]).
+fn blob_hash(sha256: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(sha256)
+}
+
+/// Every stored blob's id by [`blob_hash`] (one of two hashes that collide: the other is
+/// then looked for in the table).
+fn load_blob_hashes(conn: &rusqlite::Connection) -> rusqlite::Result<FxHashMap<u64, i64>> {
+    let mut map = FxHashMap::default();
+    let mut stmt = conn.prepare("SELECT id, sha256 FROM blob")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        map.entry(blob_hash(r.get_ref(1)?.as_str()?)).or_insert(id);
+    }
+    Ok(map)
 }
 
 impl std::fmt::Debug for Writer {
@@ -30,6 +85,9 @@ pub struct NewSource {
     pub sha256: String,
     /// The exact bytes.
     pub bytes: Vec<u8>,
+    /// `bytes` as one zstd frame, when the caller compressed them (in parallel, say);
+    /// the store compresses them itself when this is `None`.
+    pub packed: Option<Vec<u8>>,
     /// The encoding the text was decoded from.
     pub encoding: String,
     /// Length in bytes of the decoded text the spans refer to.
@@ -51,20 +109,32 @@ pub struct NewOccurrence {
     pub text: String,
     /// The exact-duplicate key of `text`.
     pub key: [u8; 16],
-    /// The extracted record, kept with the variant when the text is new.
+    /// The extracted record, kept with the variant when the text is new. A caller that
+    /// knows the text is stored already may leave it out; should the text be new after
+    /// all, the store asks [`Clusterer::record`] for it.
     pub record: Option<Record>,
+    /// `record` as the archive stores it, when the caller packed it ahead (see
+    /// [`crate::RecordPacker`]); used if packed with the dictionary the archive writes
+    /// with.
+    pub packed: Option<crate::PackedRecord>,
 }
 
 /// Decides which caption a new distinct text belongs to. The store calls it inside the
 /// batch's transaction, in input order.
 pub trait Clusterer {
-    /// The caption a new text is a variant of, or `None` for a new caption.
-    fn assign(&mut self, text: &str) -> Option<i64>;
+    /// The caption a new text (with its exact key) is a variant of, or `None` for a new
+    /// caption.
+    fn assign(&mut self, key: &[u8; 16], text: &str) -> Option<i64>;
     /// A new caption was created for `text`.
     fn created(&mut self, caption: i64, text: &str);
     /// Whether `candidate`, just joined to `caption`, should replace `current` as its
     /// canonical text.
     fn prefer(&mut self, caption: i64, candidate: &str, current: &str) -> bool;
+    /// The record of a new text whose occurrence came without one (its caller took the
+    /// text for one already stored). `None` fails the batch.
+    fn record(&mut self, _text: &str) -> Option<Record> {
+        None
+    }
 }
 
 /// Exact deduplication only: every new text is a new caption.
@@ -72,7 +142,7 @@ pub trait Clusterer {
 pub struct ExactOnly;
 
 impl Clusterer for ExactOnly {
-    fn assign(&mut self, _text: &str) -> Option<i64> {
+    fn assign(&mut self, _key: &[u8; 16], _text: &str) -> Option<i64> {
         None
     }
     fn created(&mut self, _caption: i64, _text: &str) {}
@@ -121,6 +191,27 @@ impl Archive {
         sources: &[NewSource],
         clusterer: &mut dyn Clusterer,
     ) -> Result<BatchSummary> {
+        let out = self.write_batch_inner(sources, clusterer);
+        if out.is_err() {
+            // The transaction rolled back: the maps may hold keys it added.
+            let w = self.writer_mut();
+            w.variants = None;
+            if w.blobs.is_some() {
+                w.blobs = load_blob_hashes(&w.conn).ok();
+                if w.blobs.is_none() {
+                    // Without the map, the unique index must be there again.
+                    let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
+                }
+            }
+        }
+        out
+    }
+
+    fn write_batch_inner(
+        &mut self,
+        sources: &[NewSource],
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<BatchSummary> {
         let db_path = self.db_path.clone();
         let err = |source| Error::Db {
             path: db_path.clone(),
@@ -130,10 +221,26 @@ impl Archive {
         let mut summary = BatchSummary::default();
         let codec = self.codec.clone();
         let w = self.writer_mut();
+        // Whether the index was given every batch before this one: then this batch's
+        // changes can go to it from memory (else it catches up from the database).
+        let index_in_step = w.added_seq.is_some();
         let tx = w.conn.transaction().map_err(err)?;
+        let before: i64 = tx
+            .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+            .map_err(err)?;
+        let index_in_step = index_in_step && w.added_seq == Some(before);
+        if w.variants.is_none() {
+            w.variants = load_variant_keys(&tx).map_err(err)?;
+        }
+        let variants = &mut w.variants;
+        let blobs = &mut w.blobs;
         tx.execute("INSERT INTO batch (started_at) VALUES (?1)", [&now])
             .map_err(err)?;
         let seq = tx.last_insert_rowid();
+        // Captions this batch creates (with their text and record) and those it adds a
+        // variant to: what the index must be given.
+        let mut created: Vec<(i64, &str, std::borrow::Cow<'_, Record>)> = Vec::new();
+        let mut touched: rustc_hash::FxHashSet<i64> = rustc_hash::FxHashSet::default();
         // Records are packed with the archive's dictionary; the first batch that brings
         // the archive to TRAIN_AT records trains it (inside this transaction, so the
         // dictionary and the records packed with it commit together).
@@ -153,6 +260,12 @@ impl Archive {
                 .prepare_cached(
                     "INSERT OR IGNORE INTO blob (sha256, size, codec, data) VALUES (?1, ?2, 'zstd', ?3)",
                 )
+                .map_err(err)?;
+            let mut blob_sha = tx
+                .prepare_cached("SELECT sha256 FROM blob WHERE id = ?1")
+                .map_err(err)?;
+            let mut blob_by_sha = tx
+                .prepare_cached("SELECT 1 FROM blob WHERE sha256 = ?1")
                 .map_err(err)?;
             let mut put_source = tx
                 .prepare_cached(
@@ -192,13 +305,37 @@ impl Archive {
                     summary.sources_skipped += 1;
                     continue;
                 }
-                let packed = zstd::bulk::compress(&s.bytes, 3).map_err(|source| Error::Io {
-                    path: db_path.clone(),
-                    source,
-                })?;
-                put_blob
-                    .execute(params![s.sha256, s.bytes.len() as i64, packed])
-                    .map_err(err)?;
+                let packed = match &s.packed {
+                    Some(p) => std::borrow::Cow::Borrowed(p),
+                    None => {
+                        std::borrow::Cow::Owned(pack(&s.bytes).map_err(|source| Error::Io {
+                            path: db_path.clone(),
+                            source,
+                        })?)
+                    }
+                };
+                // Without the unique index (a bulk write), the map says whether the
+                // blob is stored; a hash shared with another blob is looked for in full.
+                let stored_blob = match blobs.as_ref() {
+                    None => false,
+                    Some(map) => match map.get(&blob_hash(&s.sha256)) {
+                        None => false,
+                        Some(&id) => {
+                            let sha: String =
+                                blob_sha.query_row([id], |r| r.get(0)).map_err(err)?;
+                            sha == s.sha256 || blob_by_sha.exists([&s.sha256]).map_err(err)?
+                        }
+                    },
+                };
+                if !stored_blob {
+                    put_blob
+                        .execute(params![s.sha256, s.bytes.len() as i64, &packed[..]])
+                        .map_err(err)?;
+                    if let Some(map) = blobs.as_mut() {
+                        map.entry(blob_hash(&s.sha256))
+                            .or_insert(tx.last_insert_rowid());
+                    }
+                }
                 let warnings = serde_json::to_string(&s.warnings).unwrap_or_else(|_| "[]".into());
                 put_source
                     .execute(params![
@@ -217,25 +354,53 @@ impl Archive {
                 let source_id = tx.last_insert_rowid();
                 summary.sources_added += 1;
                 for (ordinal, o) in s.occurrences.iter().enumerate() {
-                    let found: Option<i64> = find_variant
-                        .query_row([&o.key[..]], |r| r.get(0))
-                        .optional()
-                        .map_err(err)?;
+                    let found: Option<i64> = match variants.as_ref() {
+                        Some(map) => map.get(&o.key).map(|&v| i64::from(v)),
+                        None => find_variant
+                            .query_row([&o.key[..]], |r| r.get(0))
+                            .optional()
+                            .map_err(err)?,
+                    };
                     let variant_id = match found {
                         // A known text on a new page: the caption's index entry does
                         // not change (sources are not in the index).
                         Some(v) => v,
                         None => {
-                            let record =
-                                o.record.as_ref().map(|r| Codec::encode(r, dict.as_deref()));
+                            let record = match &o.record {
+                                Some(r) => std::borrow::Cow::Borrowed(r),
+                                None => std::borrow::Cow::Owned(
+                                    clusterer.record(&o.text).ok_or_else(|| Error::Corrupt {
+                                        path: db_path.clone(),
+                                        message: format!(
+                                            "a new caption text of {} came without its record",
+                                            s.uri
+                                        ),
+                                    })?,
+                                ),
+                            };
+                            let stored = match &o.packed {
+                                Some(p) if p.dict == dict.as_ref().map(|d| d.id) => {
+                                    std::borrow::Cow::Borrowed(&p.stored)
+                                }
+                                _ => {
+                                    std::borrow::Cow::Owned(Codec::encode(&record, dict.as_deref()))
+                                }
+                            };
+                            let record_row: &Stored = &stored;
                             summary.variants_added += 1;
-                            match clusterer.assign(&o.text) {
+                            match clusterer.assign(&o.key, &o.text) {
                                 Some(caption_id) => {
                                     // A new text of a known photograph.
                                     put_variant
-                                        .execute(params![caption_id, &o.key[..], o.text, record])
+                                        .execute(params![
+                                            caption_id,
+                                            &o.key[..],
+                                            o.text,
+                                            record_row
+                                        ])
                                         .map_err(err)?;
                                     let v = tx.last_insert_rowid();
+                                    remember(variants, o.key, v);
                                     let current: String = canonical_text
                                         .query_row([caption_id], |r| r.get(0))
                                         .map_err(err)?;
@@ -247,6 +412,7 @@ impl Archive {
                                     touch_caption
                                         .execute(params![seq, caption_id])
                                         .map_err(err)?;
+                                    touched.insert(caption_id);
                                     summary.variants_joined += 1;
                                     v
                                 }
@@ -254,11 +420,18 @@ impl Archive {
                                     put_caption.execute([seq]).map_err(err)?;
                                     let caption_id = tx.last_insert_rowid();
                                     put_variant
-                                        .execute(params![caption_id, &o.key[..], o.text, record])
+                                        .execute(params![
+                                            caption_id,
+                                            &o.key[..],
+                                            o.text,
+                                            record_row
+                                        ])
                                         .map_err(err)?;
                                     let v = tx.last_insert_rowid();
+                                    remember(variants, o.key, v);
                                     set_canonical.execute(params![v, caption_id]).map_err(err)?;
                                     clusterer.created(caption_id, &o.text);
+                                    created.push((caption_id, &o.text, record));
                                     summary.captions_added += 1;
                                     v
                                 }
@@ -292,19 +465,100 @@ impl Archive {
         if let Some(d) = trained {
             codec.install(d);
         }
-        self.sync_index()?;
+        if index_in_step {
+            self.add_batch_to_index(seq, &created, &touched)?;
+        } else {
+            self.add_changes_to_index()?;
+        }
+        let w = self.writer_mut();
+        if w.committed_at.elapsed() >= w.interval {
+            self.commit_index()?;
+        }
         Ok(summary)
     }
 
-    /// Brings the search index up to date with the database: indexes every caption
-    /// changed since the batch the index last reflects (all of them for a new index).
-    pub fn sync_index(&mut self) -> Result<u64> {
+    /// Starts a write of many batches: drops the database indexes keyed by hashes
+    /// (variants by exact key, blobs by sha256) and occurrences by variant, which
+    /// [`Archive::end_bulk`] builds again in one sorted pass each instead of one insert
+    /// into a random page per row, a page every commit writes again. Meanwhile the writer
+    /// finds keys and blobs in memory; readers that look rows up through those indexes
+    /// scan, until the end of the write (or until the next writer opens the archive,
+    /// after a crash).
+    pub fn begin_bulk(&mut self) -> Result<()> {
         let db_path = self.db_path.clone();
         let err = |source| Error::Db {
             path: db_path.clone(),
             source,
         };
-        let indexed = self.index.indexed_seq()?;
+        let w = self.writer_mut();
+        if w.blobs.is_some() {
+            return Ok(());
+        }
+        let blobs = load_blob_hashes(&w.conn).map_err(err)?;
+        w.conn
+            .execute_batch(crate::db::DROP_BULK_INDEXES)
+            .map_err(err)?;
+        w.blobs = Some(blobs);
+        Ok(())
+    }
+
+    /// Ends a write of many batches ([`Archive::begin_bulk`]): builds the indexes it
+    /// dropped. A key or hash stored twice (which the writer never does) fails here.
+    pub fn end_bulk(&mut self) -> Result<()> {
+        let db_path = self.db_path.clone();
+        let w = self.writer_mut();
+        w.conn
+            .execute_batch(crate::db::BULK_INDEXES)
+            .map_err(|source| Error::Db {
+                path: db_path,
+                source,
+            })?;
+        w.blobs = None;
+        Ok(())
+    }
+
+    /// Bytes of the sources stored (what a write's size is weighed against).
+    pub fn stored_source_bytes(&self) -> Result<u64> {
+        self.with_conn(|c| {
+            c.query_row("SELECT coalesce(sum(size), 0) FROM source", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n.max(0) as u64)
+            .map_err(self.db_err())
+        })
+    }
+
+    /// How long new index entries may wait before the index is committed (searches
+    /// see them then): zero, the default, commits it after every batch. Committing
+    /// costs a flush of the entries so far and, over a long ingest, merges; a writer
+    /// that stores many batches commits every few seconds instead and calls
+    /// [`Archive::sync_index`] when done. Nothing is lost by waiting: the database is
+    /// the truth, and a writer opening the archive indexes what the index lacks.
+    pub fn set_index_interval(&mut self, interval: std::time::Duration) {
+        self.writer_mut().interval = interval;
+    }
+
+    /// Brings the search index up to date with the database and commits it: indexes
+    /// every caption changed since the batch the index last reflects (all of them for a
+    /// new index).
+    pub fn sync_index(&mut self) -> Result<u64> {
+        let n = self.add_changes_to_index()?;
+        self.commit_index()?;
+        Ok(n)
+    }
+
+    /// Gives the index writer every caption changed since the last batch it was given
+    /// (since the last commit, when opening); commits nothing.
+    fn add_changes_to_index(&mut self) -> Result<u64> {
+        let db_path = self.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let committed = match self.writer_mut().added_seq {
+            Some(_) => None,
+            None => Some(self.index.indexed_seq()?),
+        };
         let w = self
             .writer
             .as_mut()
@@ -315,25 +569,32 @@ impl Archive {
             .conn
             .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
             .map_err(err)?;
-        let from = match indexed {
-            Some(s) if s == db_seq => return Ok(0),
-            Some(s) if s < db_seq => s,
+        let from = match (w.added_seq, committed) {
+            (Some(s), _) => s,
+            (None, Some(Some(s))) if s <= db_seq => s,
             // New, stale-schema, or ahead of the database (restored from elsewhere): rebuild.
-            _ => {
+            (None, _) => {
                 w.index_writer
                     .delete_all_documents()
                     .map_err(|e| Error::Index {
                         path: db_path.clone(),
                         message: e.to_string(),
                     })?;
+                w.indexed_max_id = Some(0);
+                w.pending += 1;
                 -1
             }
         };
+        if from == db_seq {
+            w.added_seq = Some(db_seq);
+            return Ok(0);
+        }
         let mut n = 0;
+        let mut max_id = w.indexed_max_id.unwrap_or(i64::MAX);
         {
             let mut stmt = w
                 .conn
-                .prepare(
+                .prepare_cached(
                     "SELECT c.id,
                             (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
                             (SELECT record FROM variant WHERE id = c.canonical_variant)
@@ -347,18 +608,124 @@ impl Archive {
                     let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
                     Ok(IndexDoc {
                         id: r.get::<_, i64>(0)? as u64,
-                        text: r.get::<_, Option<String>>(1)?.unwrap_or_default(),
-                        record,
+                        text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
+                        record: record.map(std::borrow::Cow::Owned),
                     })
                 })
                 .map_err(err)?;
+            let known_up_to = w.indexed_max_id;
             for row in rows {
-                self.index.add(&w.index_writer, row.map_err(err)?)?;
+                let doc = row.map_err(err)?;
+                // A caption above every id the index was given has no entry to replace.
+                let replaces = known_up_to.is_none_or(|m| doc.id as i64 <= m);
+                max_id = max_id.max(doc.id as i64);
+                self.index.add(&w.index_writer, doc, replaces)?;
                 n += 1;
             }
         }
-        self.index.commit(&mut w.index_writer, db_seq)?;
+        if w.indexed_max_id.is_none() {
+            // Opening: from now on, ids above the largest one stored were never indexed.
+            max_id = w
+                .conn
+                .query_row("SELECT coalesce(max(id), 0) FROM caption", [], |r| r.get(0))
+                .map_err(err)?;
+        }
+        w.indexed_max_id = Some(max_id);
+        w.added_seq = Some(db_seq);
+        w.pending += n;
         Ok(n)
+    }
+
+    /// Gives the index writer the captions batch `seq`, just committed, created
+    /// (`created`, from memory) or added variants to (`touched`, read back), when the
+    /// writer was given every batch before it.
+    fn add_batch_to_index(
+        &mut self,
+        seq: i64,
+        created: &[(i64, &str, std::borrow::Cow<'_, Record>)],
+        touched: &rustc_hash::FxHashSet<i64>,
+    ) -> Result<()> {
+        let db_path = self.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let w = self
+            .writer
+            .as_mut()
+            .expect("indexing needs a writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        let known_up_to = w.indexed_max_id.unwrap_or(i64::MAX);
+        let mut max_id = known_up_to;
+        let mut n = 0;
+        for (id, text, record) in created {
+            if touched.contains(id) {
+                continue;
+            }
+            let doc = IndexDoc {
+                id: *id as u64,
+                text: std::borrow::Cow::Borrowed(text),
+                record: Some(std::borrow::Cow::Borrowed(record.as_ref())),
+            };
+            self.index.add(&w.index_writer, doc, *id <= known_up_to)?;
+            max_id = max_id.max(*id);
+            n += 1;
+        }
+        let mut touched: Vec<i64> = touched.iter().copied().collect();
+        touched.sort_unstable();
+        let mut stmt = w
+            .conn
+            .prepare_cached(
+                "SELECT (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
+                        (SELECT record FROM variant WHERE id = c.canonical_variant)
+                 FROM caption c WHERE c.id = ?1",
+            )
+            .map_err(err)?;
+        for id in touched {
+            let codec = &self.codec;
+            let conn = &w.conn;
+            let (text, record) = stmt
+                .query_row([id], |r| {
+                    Ok((
+                        r.get::<_, Option<String>>(0)?.unwrap_or_default(),
+                        codec.decode(conn, r.get_ref(1)?).unwrap_or_default(),
+                    ))
+                })
+                .map_err(err)?;
+            let doc = IndexDoc {
+                id: id as u64,
+                text: text.into(),
+                record: record.map(std::borrow::Cow::Owned),
+            };
+            self.index.add(&w.index_writer, doc, id <= known_up_to)?;
+            max_id = max_id.max(id);
+            n += 1;
+        }
+        w.indexed_max_id = Some(max_id);
+        w.added_seq = Some(seq);
+        w.pending += n;
+        Ok(())
+    }
+
+    /// Commits what the index writer was given, if anything, with the batch it reflects.
+    fn commit_index(&mut self) -> Result<()> {
+        let w = self
+            .writer
+            .as_mut()
+            .expect("commit_index needs a writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        let Some(seq) = w.added_seq else {
+            return Ok(());
+        };
+        let stale = self.index.indexed_seq()? != Some(seq);
+        if w.pending > 0 || stale {
+            self.index.commit(&mut w.index_writer, seq)?;
+        }
+        w.pending = 0;
+        w.committed_at = std::time::Instant::now();
+        Ok(())
     }
 
     /// Calls `f` with every caption's id and canonical text (to rebuild a clusterer).
@@ -377,9 +744,27 @@ impl Archive {
         })
     }
 
+    /// Calls `f` with the exact key of every variant (distinct caption text) stored.
+    pub fn for_each_variant_key(&self, mut f: impl FnMut(&[u8; 16])) -> Result<()> {
+        self.with_conn(|c| {
+            let mut stmt = c
+                .prepare("SELECT key FROM variant")
+                .map_err(self.db_err())?;
+            let mut rows = stmt.query([]).map_err(self.db_err())?;
+            while let Some(r) = rows.next().map_err(self.db_err())? {
+                let key = r.get_ref(0).map_err(self.db_err())?;
+                if let Ok(k) = <[u8; 16]>::try_from(key.as_blob().unwrap_or_default()) {
+                    f(&k);
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// Merges the search index's segments into one when there are more than
     /// `max_segments` or a fifth of its documents are deleted; returns whether it did.
     pub fn compact_index(&mut self, max_segments: usize) -> Result<bool> {
+        self.sync_index()?;
         let w = self
             .writer
             .as_mut()
@@ -404,8 +789,49 @@ impl Archive {
                 message: e.to_string(),
             })?;
         self.index.commit(&mut w.index_writer, -1)?;
+        w.added_seq = Some(-1);
+        w.indexed_max_id = Some(0);
+        w.pending = 0;
         self.sync_index()
     }
+}
+
+/// Every variant's id by key, or `None` when an id does not fit the map (the store then
+/// looks keys up in the table).
+fn load_variant_keys(
+    tx: &rusqlite::Transaction<'_>,
+) -> rusqlite::Result<Option<FxHashMap<[u8; 16], u32>>> {
+    let n: i64 = tx.query_row("SELECT count(*) FROM variant", [], |r| r.get(0))?;
+    let mut map = FxHashMap::default();
+    map.reserve(n.max(0) as usize);
+    let mut stmt = tx.prepare("SELECT key, id FROM variant")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let key = r.get_ref(0)?.as_blob().unwrap_or_default();
+        let id: i64 = r.get(1)?;
+        let (Ok(key), Ok(id)) = (<[u8; 16]>::try_from(key), u32::try_from(id)) else {
+            return Ok(None);
+        };
+        map.insert(key, id);
+    }
+    Ok(Some(map))
+}
+
+/// Records a new variant in the key map (which gives up when an id does not fit).
+fn remember(map: &mut Option<FxHashMap<[u8; 16], u32>>, key: [u8; 16], id: i64) {
+    if let Some(m) = map {
+        match u32::try_from(id) {
+            Ok(id) => {
+                m.insert(key, id);
+            }
+            Err(_) => *map = None,
+        }
+    }
+}
+
+/// A source's bytes as the archive stores them: one zstd frame.
+pub fn pack(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    zstd::bulk::compress(bytes, 3)
 }
 
 /// Trains and stores the archive's record dictionary when the archive and this batch

@@ -1,6 +1,7 @@
 //! Killing `cairn ingest` part-way leaves an archive that opens, checks clean, holds
 //! whole batches only, and a re-run reaches the numbers of an uninterrupted run; 50
-//! kills at moments spread over a whole run. Readers keep answering during an ingest.
+//! kills at moments spread over a whole run, every other one of a bulk write. Readers keep
+//! answering during an ingest (a bulk one, its indexes dropped).
 
 mod common;
 
@@ -19,11 +20,24 @@ fn counts(v: &serde_json::Value) -> (u64, u64, u64) {
     )
 }
 
-fn spawn_ingest(data: &std::path::Path, corpus: &std::path::Path) -> std::process::Child {
+/// An ingest of `corpus`; `bulk` makes it a bulk write (indexes dropped, built at the
+/// end), which an input this small is not by default.
+fn spawn_ingest(
+    data: &std::path::Path,
+    corpus: &std::path::Path,
+    bulk: bool,
+) -> std::process::Child {
+    let bulk_min = if bulk { "0" } else { "16" };
     std::process::Command::new(assert_cmd::cargo::cargo_bin("cairn"))
         .arg("--data")
         .arg(data)
-        .args(["ingest", "--batch-sources", "16"])
+        .args([
+            "ingest",
+            "--batch-sources",
+            "16",
+            "--bulk-min-mib",
+            bulk_min,
+        ])
         .arg(corpus)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -56,7 +70,7 @@ fn fifty_sigkills_mid_ingest_then_reruns_reach_the_uninterrupted_numbers() {
     // An uninterrupted run: the numbers to reach, and how long a run takes.
     let reference = work.path().join("reference");
     let t = Instant::now();
-    let mut child = spawn_ingest(&reference, &corpus);
+    let mut child = spawn_ingest(&reference, &corpus, false);
     assert!(child.wait().unwrap().success());
     let full = t.elapsed();
     let want = counts(&stats(&reference));
@@ -67,7 +81,8 @@ fn fifty_sigkills_mid_ingest_then_reruns_reach_the_uninterrupted_numbers() {
     while killed < RUNS && round < RUNS * 3 {
         round += 1;
         let d = work.path().join(format!("killed-{round}"));
-        let mut child = spawn_ingest(&d, &corpus);
+        // Every other run is a bulk write: killed with its indexes dropped.
+        let mut child = spawn_ingest(&d, &corpus, round % 2 == 0);
         // A moment anywhere from the start to the end of a typical run.
         let at = full.mul_f64(0.02 + 0.88 * rng.next());
         std::thread::sleep(at);
@@ -129,7 +144,7 @@ fn readers_keep_answering_during_an_ingest() {
         .arg(corpus.join("00000"))
         .assert()
         .success();
-    let mut child = spawn_ingest(&d, &corpus);
+    let mut child = spawn_ingest(&d, &corpus, true);
     let mut answers = 0;
     let mut last = 0;
     while child.try_wait().unwrap().is_none() {
