@@ -344,7 +344,8 @@ mod tests {
             .is_err()
         );
         // Variants keep their ids, captions, keys, texts and records; a key is unique.
-        let variants: Vec<(i64, i64, Vec<u8>, String, Option<String>)> = conn
+        type Row = (i64, i64, Vec<u8>, String, Option<String>);
+        let variants: Vec<Row> = conn
             .prepare("SELECT id, caption_id, key, text, record FROM variant ORDER BY id")
             .unwrap()
             .query_map([], |r| {
