@@ -285,32 +285,9 @@ impl Report {
 
 /// Turns one document into what the archive stores: segments, records, exact keys.
 pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
-    let captions = extractor.document(doc.segments, &doc.text, doc.embedded.as_ref());
-    let mut warnings = doc.warnings;
-    warnings.extend(captions.warnings);
-    let occurrences = captions
-        .captions
-        .into_iter()
-        .map(|(seg, record)| NewOccurrence {
-            key: cairn_dedup::exact_key(&seg.text).to_bytes(),
-            span: seg.span,
-            text: seg.text,
-            record: Some(record),
-            packed: None,
-        })
-        .collect();
-    NewSource {
-        uri: doc.uri,
-        kind: doc.kind,
-        sha256: doc.sha256,
-        encoding: doc.encoding,
-        text_len: doc.text.len(),
-        bytes: doc.bytes,
-        packed: None,
-        warnings,
-        origin: doc.origin,
-        occurrences,
-    }
+    let keyed = Keyed::new(doc);
+    let every = vec![true; keyed.keys.len()];
+    keyed.finish(extractor, None, &every, None).0
 }
 
 /// Files up to this size are read in parallel runs; larger ones stream.
@@ -356,11 +333,11 @@ impl Keyed {
     }
 
     /// Extracts what is marked, computes the near-duplicate features of the new texts
-    /// (when asked) and packs the bytes.
+    /// (when asked) and packs records and bytes (when given a packer).
     fn finish(
         self,
         extractor: &Extractor,
-        packer: &cairn_store::RecordPacker,
+        packer: Option<&cairn_store::RecordPacker>,
         fresh: &[bool],
         near: Option<&cairn_dedup::Prober>,
     ) -> (NewSource, Vec<Fresh>) {
@@ -381,7 +358,7 @@ impl Keyed {
                 let probe = prober.probe(&f);
                 features.push((key, f, probe));
             }
-            let packed = record.as_ref().map(|r| packer.pack(r));
+            let packed = packer.zip(record.as_ref()).map(|(p, r)| p.pack(r));
             occurrences.push(NewOccurrence {
                 key,
                 span: seg.span,
@@ -392,7 +369,7 @@ impl Keyed {
         }
         let mut warnings = doc.warnings;
         warnings.extend(too_long);
-        let packed = cairn_store::pack(&doc.bytes).ok();
+        let packed = packer.and_then(|_| cairn_store::pack(&doc.bytes).ok());
         let source = NewSource {
             uri: doc.uri,
             kind: doc.kind,
@@ -522,7 +499,7 @@ pub fn ingest(
                     .map(|(k, fresh)| match k {
                         Ok(Some(k)) => {
                             let (source, features) =
-                                k.finish(&extractor, &packer, &fresh, prober.as_ref());
+                                k.finish(&extractor, Some(&packer), &fresh, prober.as_ref());
                             (Ok(Ready::Source(Box::new(source))), features)
                         }
                         Ok(None) => (Ok(Ready::Stored), Vec::new()),
