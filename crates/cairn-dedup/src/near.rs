@@ -520,6 +520,11 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
 /// How complete a variant is, for choosing a cluster's canonical text: untruncated
 /// first, then with a credit, then longer.
 pub fn completeness(f: &Features) -> (bool, bool, usize) {
+    completeness_of(f.as_ref())
+}
+
+/// [`completeness`] of features however they are kept.
+fn completeness_of(f: FeatRef<'_>) -> (bool, bool, usize) {
     (!f.truncated, f.credited, f.len)
 }
 
@@ -651,17 +656,12 @@ impl Prober {
     /// [`NearIndex::probe`] over the entries published so far.
     pub fn probe(&self, f: &Features) -> Probe {
         let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
-        let seen = shared.entries.len() as u32;
-        let mut verified = Vec::new();
-        if f.words >= MIN_WORDS {
-            let view = View {
-                shared: &shared,
-                pending: &[],
-                pending_keys: None,
-            };
-            view.verify_candidates(f, 0, seen, self.threshold, &mut verified);
+        View {
+            shared: &shared,
+            pending: &[],
+            pending_keys: None,
         }
-        Probe { seen, verified }
+        .probe(f, self.threshold)
     }
 }
 
@@ -675,6 +675,16 @@ struct View<'a> {
 impl View<'_> {
     fn len(&self) -> u32 {
         (self.shared.entries.len() + self.pending.len()) as u32
+    }
+
+    /// Verifies `f` against every entry of the view that shares a key with it.
+    fn probe(&self, f: &Features, threshold: f32) -> Probe {
+        let seen = self.len();
+        let mut verified = Vec::new();
+        if f.words >= MIN_WORDS {
+            self.verify_candidates(f, 0, seen, threshold, &mut verified);
+        }
+        Probe { seen, verified }
     }
 
     fn bits(&self, e: u32) -> Bits<'_> {
@@ -830,13 +840,7 @@ impl NearIndex {
     /// [`NearIndex::lookup_probed`] (and a [`Prober`] probes from other threads).
     pub fn probe(&self, f: &Features) -> Probe {
         let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
-        let view = self.view(&shared);
-        let seen = view.len();
-        let mut verified = Vec::new();
-        if f.words >= MIN_WORDS {
-            view.verify_candidates(f, 0, seen, self.threshold, &mut verified);
-        }
-        Probe { seen, verified }
+        self.view(&shared).probe(f, self.threshold)
     }
 
     /// A prober over this index's published entries, for other threads.
@@ -952,8 +956,7 @@ impl NearIndex {
         let slot = self.by_cluster.get(cluster)?;
         let shared = self.shared.read().unwrap_or_else(|p| p.into_inner());
         let view = self.view(&shared);
-        let rep = view.entry(self.slots[slot as usize].1);
-        Some((!rep.truncated, rep.credited, rep.len))
+        Some(completeness_of(view.entry(self.slots[slot as usize].1)))
     }
 }
 

@@ -594,24 +594,12 @@ impl Archive {
         {
             let mut stmt = w
                 .conn
-                .prepare_cached(
-                    "SELECT c.id,
-                            (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
-                            (SELECT record FROM variant WHERE id = c.canonical_variant)
-                     FROM caption c WHERE c.seq > ?1",
-                )
+                .prepare_cached(&format!("{INDEX_DOC_SQL} WHERE c.seq > ?1"))
                 .map_err(err)?;
             let codec = &self.codec;
             let conn = &w.conn;
             let rows = stmt
-                .query_map([from], |r| {
-                    let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
-                    Ok(IndexDoc {
-                        id: r.get::<_, i64>(0)? as u64,
-                        text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
-                        record: record.map(std::borrow::Cow::Owned),
-                    })
-                })
+                .query_map([from], |r| index_doc(codec, conn, r))
                 .map_err(err)?;
             let known_up_to = w.indexed_max_id;
             for row in rows {
@@ -676,28 +664,14 @@ impl Archive {
         touched.sort_unstable();
         let mut stmt = w
             .conn
-            .prepare_cached(
-                "SELECT (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
-                        (SELECT record FROM variant WHERE id = c.canonical_variant)
-                 FROM caption c WHERE c.id = ?1",
-            )
+            .prepare_cached(&format!("{INDEX_DOC_SQL} WHERE c.id = ?1"))
             .map_err(err)?;
         for id in touched {
             let codec = &self.codec;
             let conn = &w.conn;
-            let (text, record) = stmt
-                .query_row([id], |r| {
-                    Ok((
-                        r.get::<_, Option<String>>(0)?.unwrap_or_default(),
-                        codec.decode(conn, r.get_ref(1)?).unwrap_or_default(),
-                    ))
-                })
+            let doc = stmt
+                .query_row([id], |r| index_doc(codec, conn, r))
                 .map_err(err)?;
-            let doc = IndexDoc {
-                id: id as u64,
-                text: text.into(),
-                record: record.map(std::borrow::Cow::Owned),
-            };
             self.index.add(&w.index_writer, doc, id <= known_up_to)?;
             max_id = max_id.max(id);
             n += 1;
@@ -794,6 +768,27 @@ impl Archive {
         w.pending = 0;
         self.sync_index()
     }
+}
+
+/// A caption's index entry as the database holds it (id, every variant's text, the
+/// canonical record), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
+const INDEX_DOC_SQL: &str = "SELECT c.id,
+        (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
+        (SELECT record FROM variant WHERE id = c.canonical_variant)
+     FROM caption c";
+
+/// One row of [`INDEX_DOC_SQL`].
+fn index_doc(
+    codec: &Codec,
+    conn: &rusqlite::Connection,
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<IndexDoc<'static>> {
+    let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
+    Ok(IndexDoc {
+        id: r.get::<_, i64>(0)? as u64,
+        text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
+        record: record.map(std::borrow::Cow::Owned),
+    })
 }
 
 /// Every variant's id by key, or `None` when an id does not fit the map (the store then
