@@ -2,8 +2,11 @@
 # Per-core throughput of the Spark job against the single machine, same stages, same
 # corpus, one run each side by side:
 #
-#   read + extract   Spark's read phase (2 cores)   vs  cairn.read_files over the same
-#                                                       files in one Python process (1 core)
+#   read + extract   Spark's read and extract       vs  cairn.read_files over the same
+#                    phases (2 cores)                   files in one Python process (1 core),
+#                                                       then cairn.extract of each distinct
+#                                                       text, as the job and `cairn ingest`
+#                                                       extract them
 #   near-duplicates  Spark's signatures..clusters   vs  `taskset -c 0 cairn dedup` over the
 #                    phases (2 cores)                   job's distinct texts in input order
 #
@@ -26,18 +29,30 @@ rm -rf "$work/out"
 "$py" cairn-py/spark/cairn_spark.py "$input" --out "$work/out" --master 'local[2]' \
   --partitions 16 --driver-memory 12g >"$work/spark.log" 2>&1 || { tail -20 "$work/spark.log"; exit 1; }
 
-# One process, one core: the read phase's own function over the same files, 64 a call.
+# One process, one core: the read phase's own function over the same files, 64 a call,
+# then the records of the distinct texts (each with its first occurrence's fields).
 "$py" - "$input" >"$work/read.json" <<'PY'
 import json, sys, time
 import pyarrow as pa
 import cairn
 files = cairn.input_files([sys.argv[1]])
 t0 = time.time()
-occ = 0
+occ, seen, texts, embedded = 0, set(), [], []
 for i in range(0, len(files), 64):
-    _, caps = cairn.read_files(pa.array(files[i:i + 64]))
+    _, caps = cairn.read_files(pa.array(files[i:i + 64]), extract=False)
     occ += caps.num_rows
-print(json.dumps({"files": len(files), "occurrences": occ, "seconds": time.time() - t0}))
+    for k, t, e in zip(caps.column("exact_key").to_pylist(), caps.column("text").to_pylist(),
+                       caps.column("embedded").to_pylist()):
+        if k not in seen:
+            seen.add(k)
+            texts.append(t)
+            embedded.append(e)
+t1 = time.time()
+for i in range(0, len(texts), 10000):
+    cairn.extract(pa.array(texts[i:i + 10000]), pa.array(embedded[i:i + 10000], pa.string()))
+t2 = time.time()
+print(json.dumps({"files": len(files), "occurrences": occ, "texts": len(texts),
+                  "read_seconds": t1 - t0, "extract_seconds": t2 - t1, "seconds": t2 - t0}))
 PY
 
 # The job's distinct texts in input order, as `cairn dedup` reads them.
@@ -65,10 +80,11 @@ print(f"corpus: {job['files']} files, {job['bytes'] / 1e6:.1f} MB, {job['occurre
 print(f"spark total {job['total_seconds']:.1f} s on {cores} cores")
 print("| stage | spark wall s | spark per core /s | single core s | single per core /s | ratio |")
 print("|---|---|---|---|---|---|")
-rows = [("read + extract (pages)", s["read"], job["files"], read["seconds"], read["files"]),
+rows = [("read + extract (pages)", s["read"] + s["extract"], job["files"], read["seconds"], read["files"]),
         ("near-duplicates (texts)", near, job["texts"], dedup_s, texts)]
 for name, ws, n, ss, m in rows:
     a, b = n / (ws * cores), m / ss
     print(f"| {name} | {ws:.1f} | {a:,.0f} | {ss:.1f} | {b:,.0f} | {b / a:.2f}x |")
+print(f"single core: read {read['read_seconds']:.1f} s, extract {read['extract_seconds']:.1f} s ({read['texts']} texts)")
 print("phases:", json.dumps(s))
 PY

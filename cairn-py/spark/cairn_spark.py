@@ -7,27 +7,30 @@ Every stage calls the `cairn` module (the Rust crates): nothing of reading, extr
 or deduplication is written again here. What Spark does is move data:
 
 1. read: the input files, listed in `cairn ingest`'s order (`cairn.input_files`), are
-   read, rendered and extracted by `cairn.read_files` in `mapInArrow` tasks;
+   read, rendered and their captions found by `cairn.read_files` in `mapInArrow`
+   tasks (records are not extracted there);
 2. sources: a (uri, sha256) already seen earlier in the input is dropped with its
    captions, as `cairn ingest` skips it (a window over the keys alone; the list of
    dropped sources is broadcast when it is short);
 3. exact duplicates: occurrences grouped by exact key; each distinct text keeps its
-   first occurrence (position in the input, text, record);
-4. signatures: `cairn.key_sketches` gives each distinct text a row per LSH band key,
+   first occurrence (position in the input, text, the fields its source carries);
+4. records: each distinct text is extracted once (`cairn.extract` with those
+   fields), as `cairn ingest` extracts only a text's first occurrence;
+5. signatures: `cairn.key_sketches` gives each distinct text a row per LSH band key,
    with a 137-byte sketch of the text (not the text); the same job counts each key's
    texts to find the hot keys (shared by more than --hot texts);
-5. eligibility: a text may be found through a key when it is among the first 128
+6. eligibility: a text may be found through a key when it is among the first 128
    distinct texts that have it (`cairn_dedup::Eligible`); for the hot keys, if any,
    a window finds them, on a salted partial top first so that a key shared by
    millions of texts is spread over many tasks;
-6. candidate pairs: the rows of each key come together (hot keys split over salted
+7. candidate pairs: the rows of each key come together (hot keys split over salted
    groups, their eligible texts copied to each) and `cairn.candidate_pairs` checks
    each text against the earlier eligible ones with a bound on the sketches that is
    never wrong, finding the eligible texts of whole keys as it goes; the pairs it
    lets through are verified on the texts (`cairn.verify`);
-7. connected components of the verified pairs (large-star / small-star; on the
+8. connected components of the verified pairs (large-star / small-star; on the
    driver, by union-find, when there are no more than --driver-components pairs);
-8. clusters: each component's texts, in input order, go through `cairn.cluster`,
+9. clusters: each component's texts, in input order, go through `cairn.cluster`,
    the single-machine clustering itself (representatives, no chaining), which gives
    the clusters one pass over the whole input gives (on the driver too when the
    components were found there).
@@ -75,7 +78,7 @@ CAPTION = pa.struct(
         ("end", pa.int64()),
         ("text", pa.string()),
         ("exact_key", pa.binary()),
-        ("record", pa.string()),
+        ("embedded", pa.string()),
     ]
 )
 READ = pa.schema(
@@ -91,7 +94,7 @@ READ_DDL = (
     "input long, seq long, source struct<uri: string, sha256: string, kind: string, "
     "encoding: string, text_len: long, warnings: string, origin: string, content: binary, "
     "error: string>, caption struct<ordinal: long, start: long, end: long, text: string, "
-    "exact_key: binary, record: string>"
+    "exact_key: binary, embedded: string>"
 )
 
 
@@ -109,7 +112,7 @@ def read_batches(batches):
 def read_chunk(b):
     """The sources and captions of a few files."""
     inputs = b.column("input")
-    sources, captions = cairn.read_files(b.column("path"))
+    sources, captions = cairn.read_files(b.column("path"), extract=False)
     src_input = pc.take(inputs, sources.column("input"))
     cap_input = pc.take(inputs, captions.column("input"))
     n, m = sources.num_rows, captions.num_rows
@@ -125,6 +128,16 @@ def read_chunk(b):
     yield pa.RecordBatch.from_arrays(
         [cap_input, captions.column("seq"), pa.nulls(m, SOURCE), cap], schema=READ
     )
+
+
+def extract_batches(batches):
+    """mapInArrow: (exact_key, pos, text, embedded) -> (exact_key, pos, text, record)."""
+    for b in batches:
+        record = cairn.extract(b.column("text"), b.column("embedded"))
+        yield pa.RecordBatch.from_arrays(
+            [b.column("exact_key"), b.column("pos"), b.column("text"), record],
+            names=["exact_key", "pos", "text", "record"],
+        )
 
 
 def sketch_batches(batches):
@@ -286,8 +299,10 @@ def driver_components(pairs):
 
 
 def stage_metrics(spark):
-    """Per phase, from Spark's monitoring API: executor run and CPU seconds, and the
-    bytes shuffled (written) and read from shuffles; `None` when the API is not there."""
+    """Per phase, from Spark's monitoring API: executor run and CPU seconds (the JVM's:
+    the Python workers' CPU is not in it), and the bytes shuffled (written) and read
+    from shuffles, in all and per stage that ran tasks; `None` when the API is not
+    there."""
     import urllib.request
 
     sc = spark.sparkContext
@@ -304,9 +319,18 @@ def stage_metrics(spark):
     for job in jobs:
         group = job.get("jobGroup") or "other"
         m = out.setdefault(group, {"executor_run_s": 0.0, "executor_cpu_s": 0.0,
-                                   "shuffle_write_bytes": 0, "shuffle_read_bytes": 0})
+                                   "shuffle_write_bytes": 0, "shuffle_read_bytes": 0,
+                                   "stages": []})
         for sid in job.get("stageIds", []):
             for st in by_stage.pop(sid, []):
+                if st.get("numCompleteTasks", 0):
+                    m["stages"].append({
+                        "stage": sid,
+                        "tasks": st.get("numCompleteTasks", 0),
+                        "run_s": round(st.get("executorRunTime", 0) / 1000, 3),
+                        "jvm_cpu_s": round(st.get("executorCpuTime", 0) / 1e9, 3),
+                        "shuffle_write_bytes": st.get("shuffleWriteBytes", 0),
+                    })
                 m["executor_run_s"] += st.get("executorRunTime", 0) / 1000
                 m["executor_cpu_s"] += st.get("executorCpuTime", 0) / 1e9
                 m["shuffle_write_bytes"] += st.get("shuffleWriteBytes", 0)
@@ -325,7 +349,7 @@ def run(args):
     t0 = time.time()
     timings = {}
 
-    phases = ["read", "sources", "exact", "signatures", "eligible", "pairs", "components",
+    phases = ["read", "sources", "exact", "extract", "signatures", "eligible", "pairs", "components",
               "clusters", "write"]
 
     def lap(name, df=None):
@@ -353,6 +377,11 @@ def run(args):
         .config("spark.executor.memory", args.executor_memory)
         .config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
     )
+    for kv in args.conf:
+        k, sep, v = kv.partition("=")
+        if not sep:
+            raise SystemExit(f"error: --conf {kv!r} is not KEY=VALUE")
+        builder = builder.config(k, v)
     if args.master:
         builder = builder.master(args.master)
     spark = builder.getOrCreate()
@@ -410,15 +439,24 @@ def run(args):
     )
     lap("sources", captions)
 
-    # Distinct texts: the first occurrence's text and record (the first positions are
-    # found on the keys alone, then picked out where the captions are).
+    # Distinct texts: the first occurrence's text, with the fields its source carries
+    # (the first positions are found on the keys alone, then picked out where the
+    # captions are).
     first_pos = captions.groupBy("exact_key").agg(F.min("pos").alias("pos"))
-    texts = (
+    distinct = (
         captions.join(first_pos, ["exact_key", "pos"], "left_semi")
-        .select("exact_key", "pos", "text", "record")
+        .select("exact_key", "pos", "text", "embedded")
         .persist(StorageLevel.MEMORY_AND_DISK)
     )
-    lap("exact", texts)
+    lap("exact", distinct)
+
+    # Records, one per distinct text (as `cairn ingest` extracts only a text's first
+    # occurrence): what the read phase would have given that occurrence.
+    texts = distinct.mapInArrow(
+        extract_batches, "exact_key binary, pos long, text string, record string"
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    lap("extract", texts)
+    distinct.unpersist()
 
     # Signatures: a row per distinct LSH key of each distinct text, with a sketch of
     # the text (137 bytes) in place of the text. The same job counts the texts of each
@@ -601,6 +639,8 @@ def main(argv=None):
     ap.add_argument("--driver-components", type=int, default=100_000,
                     help="verified pairs up to which components and clusters are found on "
                          "the driver (0: always in Spark)")
+    ap.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                    help="a Spark setting (repeatable)")
     run(ap.parse_args(argv))
 
 

@@ -135,16 +135,52 @@ fn segment_html(
 }
 
 /// The record of each caption as JSON (the contract of `spec/caption-record.md`,
-/// the same JSON `cairn extract` prints).
+/// the same JSON `cairn extract` prints). `embedded`, when given, holds for each
+/// caption the fields its source carries itself (the `embedded` column of
+/// [`read_files`], or null), which take precedence over the text's as in `cairn ingest`.
 #[pyfunction]
-fn extract(py: Python<'_>, captions: PyArrowType<ArrayData>) -> PyResult<PyArrowType<ArrayData>> {
+#[pyo3(signature = (captions, embedded=None))]
+fn extract(
+    py: Python<'_>,
+    captions: PyArrowType<ArrayData>,
+    embedded: Option<PyArrowType<ArrayData>>,
+) -> PyResult<PyArrowType<ArrayData>> {
     let captions = strings(captions.0, "extract(captions)")?;
+    let embedded = match embedded {
+        None => vec![None; captions.len()],
+        Some(e) => {
+            let e = strings(e.0, "extract(embedded)")?;
+            if e.len() != captions.len() {
+                return Err(PyValueError::new_err(format!(
+                    "extract: {} captions but {} embedded rows",
+                    captions.len(),
+                    e.len()
+                )));
+            }
+            e.iter()
+                .enumerate()
+                .map(|(i, j)| {
+                    j.as_deref()
+                        .map(serde_json::from_str::<cairn_model::Embedded>)
+                        .transpose()
+                        .map_err(|err| {
+                            PyValueError::new_err(format!(
+                                "extract(embedded): row {i} is not the fields read_files gives: {err}"
+                            ))
+                        })
+                })
+                .collect::<PyResult<Vec<_>>>()?
+        }
+    };
     let records = py.detach(|| {
         captions
             .iter()
-            .map(|c| {
-                c.as_deref()
-                    .map(|t| serde_json::to_string(&extractor().extract(t)).unwrap_or_default())
+            .zip(&embedded)
+            .map(|(c, e)| {
+                c.as_deref().map(|t| {
+                    serde_json::to_string(&extractor().caption_record(t, e.as_ref()))
+                        .unwrap_or_default()
+                })
             })
             .collect::<Vec<_>>()
     });
@@ -285,15 +321,22 @@ fn verify(
 /// `content` (the exact bytes); a source that could not be read has only `error`
 /// set. `captions`: one row per caption occurrence: `input`, `seq`, `ordinal`,
 /// `start`, `end` (span in the source's rendering), `text`, `exact_key` (16 bytes),
-/// `record` (JSON).
+/// `record` (JSON), `embedded` (the fields the source carries itself, IPTC/XMP or
+/// JSON Lines, as JSON for [`extract`]; null when it has none).
+///
+/// With `extract=False` the records are left null: a caller that keeps one record per
+/// distinct text (as `cairn ingest` does) extracts those alone afterwards with
+/// `extract(texts, embedded)`, the text's first occurrence's `embedded`, which gives
+/// the record this function would have given there.
 #[pyfunction]
-#[pyo3(signature = (paths, text_field="caption", uri_field=Some("uri"), date_field=Some("date")))]
+#[pyo3(signature = (paths, text_field="caption", uri_field=Some("uri"), date_field=Some("date"), extract=true))]
 fn read_files(
     py: Python<'_>,
     paths: PyArrowType<ArrayData>,
     text_field: &str,
     uri_field: Option<&str>,
     date_field: Option<&str>,
+    extract: bool,
 ) -> PyResult<(PyArrowType<RecordBatch>, PyArrowType<RecordBatch>)> {
     let paths = strings(paths.0, "read_files(paths)")?;
     let opts = cairn_ingest::ReadOptions {
@@ -313,8 +356,19 @@ fn read_files(
             let input = cairn_ingest::Input::File(p.into());
             cairn_ingest::read_input(&input, &opts, &mut |raw| {
                 let r = raw.and_then(cairn_ingest::render).map(|mut doc| {
-                    let captions =
-                        extractor().document(doc.segments.take(), &doc.text, doc.embedded.as_ref());
+                    let captions = if extract {
+                        extractor().document(doc.segments.take(), &doc.text, doc.embedded.as_ref())
+                    } else {
+                        let (segments, warnings) =
+                            cairn_extract::document_segments(doc.segments.take(), &doc.text);
+                        cairn_extract::DocumentCaptions {
+                            captions: segments
+                                .into_iter()
+                                .map(|s| (s, cairn_model::Record::default()))
+                                .collect(),
+                            warnings,
+                        }
+                    };
                     Prepared { doc, captions }
                 });
                 out.push((i, r.map_err(|e| e.to_string())));
@@ -345,7 +399,11 @@ fn read_files(
         Int64Builder::new(),
         Int64Builder::new(),
     );
-    let (mut c_text, mut c_record) = (StringBuilder::new(), StringBuilder::new());
+    let (mut c_text, mut c_record, mut c_embedded) = (
+        StringBuilder::new(),
+        StringBuilder::new(),
+        StringBuilder::new(),
+    );
     let mut c_key = BinaryBuilder::new();
     let mut seq_of: Vec<i64> = vec![0; paths.len()];
     for (i, r) in read {
@@ -381,6 +439,10 @@ fn read_files(
                 origin.append_option(doc.origin.as_deref());
                 content.append_value(&doc.bytes);
                 error.append_null();
+                let embedded = doc
+                    .embedded
+                    .as_ref()
+                    .map(|e| serde_json::to_string(e).unwrap_or_default());
                 for (o, (seg, record)) in captions.captions.into_iter().enumerate() {
                     c_input.append_value(i as i64);
                     c_seq.append_value(seq);
@@ -389,7 +451,12 @@ fn read_files(
                     c_end.append_value(seg.span.end as i64);
                     c_key.append_value(cairn_dedup::exact_key(&seg.text).to_bytes());
                     c_text.append_value(&seg.text);
-                    c_record.append_value(serde_json::to_string(&record).unwrap_or_default());
+                    if extract {
+                        c_record.append_value(serde_json::to_string(&record).unwrap_or_default());
+                    } else {
+                        c_record.append_null();
+                    }
+                    c_embedded.append_option(embedded.as_deref());
                 }
             }
         }
@@ -433,7 +500,8 @@ fn read_files(
             long("end", false),
             text("text", false),
             Field::new("exact_key", DataType::Binary, false),
-            text("record", false),
+            text("record", true),
+            text("embedded", true),
         ],
         vec![
             Arc::new(c_input.finish()),
@@ -444,6 +512,7 @@ fn read_files(
             Arc::new(c_text.finish()),
             Arc::new(c_key.finish()),
             Arc::new(c_record.finish()),
+            Arc::new(c_embedded.finish()),
         ],
     )?;
     Ok((sources, captions))

@@ -4,14 +4,15 @@ that searches alike.
     python test_spark.py WORKDIR        (CAIRN_BIN: the cairn binary; needs pyspark, Java)
 
 On a generated corpus (text and HTML pages, a WARC.gz and a copy of it, a labelled
-near-duplicate file):
+near-duplicate file, a JSON Lines export of one page's captions with dates):
 `cairn ingest` into archive A; the Spark job with `local[2]` (hot keys salted at a low
 threshold so that path runs too, skipped sources, components and clusters in Spark
 as at scale); then:
 - the stored sources, in order, and every occurrence (ordinal, span, exact key) equal;
 - the partition of distinct texts into captions equal (ids aside), and each caption's
   canonical text equal;
-- every canonical record equal to A's (as `cairn export` gives it);
+- every canonical record equal to A's (as `cairn export` gives it), the exported
+  captions' with the export's date;
 - `cairn import` of the output into archive B: the same partition, and the same search
   results (totals, hit texts, facets) for several queries;
 - the job again, with its ways for small inputs (the list of skipped sources
@@ -122,6 +123,19 @@ def main():
     nd = os.path.join(work, "nd")
     cairn("generate", "--near-dup", "--photos", "900", "--seed", "23", nd)
     shutil.copy(os.path.join(nd, "captions.txt"), os.path.join(corpus, "near-dup.txt"))
+    # A JSON Lines export of one page's captions with a date field, read before the
+    # pages: those texts' records are extracted with the export's fields (their first
+    # occurrence), the date overriding the text's.
+    import cairn as module
+    import pyarrow as pa
+
+    page = sorted(p for p in module.input_files([corpus]) if "page-" in p)[0]
+    texts = module.read_files(pa.array([page]), extract=False)[1].column("text").to_pylist()
+    with open(os.path.join(corpus, "0-export.jsonl"), "w", encoding="utf-8") as f:
+        for i, t in enumerate(texts):
+            f.write(json.dumps({"caption": t, "uri": f"https://example.org/export/{i}",
+                                "date": "2011-03-15"}) + "\n")
+    assert module.input_files([corpus])[0].endswith("0-export.jsonl")
 
     # A small limit on the texts a key finds, so that it decides matches here as the
     # default one does on a large corpus.
@@ -159,6 +173,9 @@ def main():
         same(f"record of {e['text'][:60]!r}", e["record"], by_text[e["text"]])
         n += 1
     assert n == len(av["partition"])
+    dated = [t for t, rec in jv["records"].values()
+             if (rec.get("date") or {}).get("value") == "2011-03-15"]
+    assert len(dated) >= len(set(texts)), (len(dated), len(set(texts)))
 
     b = os.path.join(work, "b")
     cairn("import", out, data=b)

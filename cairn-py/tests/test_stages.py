@@ -143,11 +143,53 @@ def test_key_groups():
             raise AssertionError(f"{what} must be refused")
 
 
+def test_records_of_distinct_texts(tmp):
+    """read_files without records, then extract of each distinct text with the fields
+    of its first occurrence's source, gives the records read_files gives there (the
+    Spark job's way, as `cairn ingest` extracts only first occurrences), also for a
+    JSON Lines source whose date field overrides the text's."""
+    out = tmp / "distinct"
+    run("generate", "--pages", "10", "--format", "mixed", "--seed", "9", str(out))
+    pages = sorted(str(p) for p in out.rglob("page-*"))
+    first = cairn.read_files(pa.array(pages[:1]))[1].column("text").to_pylist()
+    jl = tmp / "export.jsonl"
+    jl.write_text("".join(json.dumps({"caption": t, "uri": f"https://example.org/{i}",
+                                      "date": "2011-03-15"}) + "\n"
+                          for i, t in enumerate(first[:3])), encoding="utf-8")
+    files = pa.array([str(jl)] + pages)
+    _, whole = cairn.read_files(files)
+    _, bare = cairn.read_files(files, extract=False)
+    assert bare.column("record").null_count == bare.num_rows
+    for c in ("input", "seq", "ordinal", "start", "end", "text", "exact_key", "embedded"):
+        assert bare.column(c).to_pylist() == whole.column(c).to_pylist(), c
+    embedded = bare.column("embedded").to_pylist()
+    assert embedded[:3] != [None] * 3 and embedded[3:] == [None] * (len(embedded) - 3)
+    firsts = {}
+    for i, k in enumerate(bare.column("exact_key").to_pylist()):
+        firsts.setdefault(k, i)
+    rows = sorted(firsts.values())
+    assert len(rows) < bare.num_rows, "the pages repeat captions"
+    got = cairn.extract(pa.array([bare.column("text")[i].as_py() for i in rows]),
+                        pa.array([embedded[i] for i in rows], pa.string())).to_pylist()
+    want = [whole.column("record")[i].as_py() for i in rows]
+    assert got == want
+    dated = [json.loads(r) for r in got[:3]]
+    assert all(d["date"]["value"] == "2011-03-15" for d in dated), dated
+    try:
+        cairn.extract(pa.array(["x"]), pa.array(["{not json"]))
+    except ValueError as e:
+        assert "row 0" in str(e), e
+    else:
+        raise AssertionError("malformed embedded fields must be refused")
+    print(f"records of distinct texts: {len(rows)} of {bare.num_rows} occurrences extracted")
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as d:
         test_records_equal_the_binary(pathlib.Path(d))
+        test_records_of_distinct_texts(pathlib.Path(d))
     test_spans_point_at_the_captions()
     test_signatures_and_verification()
     test_key_groups()
-    print("cairn-py: 4 tests passed")
+    print("cairn-py: 5 tests passed")
     sys.exit(0)

@@ -33,6 +33,6 @@ fn python_module_gives_what_the_binary_gives() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("cairn-py: 4 tests passed"), "{stdout}");
+    assert!(stdout.contains("cairn-py: 5 tests passed"), "{stdout}");
     eprint!("{stdout}");
 }
