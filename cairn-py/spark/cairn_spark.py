@@ -349,8 +349,8 @@ def run(args):
     t0 = time.time()
     timings = {}
 
-    phases = ["read", "sources", "exact", "extract", "signatures", "eligible", "pairs", "components",
-              "clusters", "write"]
+    phases = ["read", "sources", "exact", "extract", "signatures", "eligible", "pairs",
+              "components", "clusters", "write"]
 
     def lap(name, df=None):
         """Ends a phase (forcing `df`), and names the Spark jobs of the next one."""
