@@ -26,6 +26,11 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 input="$work/mixed-$pages"
 [ -d "$input" ] || "$bin" generate --pages "$pages" --format mixed "$input" >/dev/null 2>&1
 rm -rf "$work/out"
+# Both sides read the files from the page cache: a corpus not read since it was written
+# (or evicted) makes whichever side runs first wait on the disk (at 300,000 files here,
+# Spark's read phase took 144 s in a run that waited on it, CPUs 40 % idle, and 78 s
+# in the next; reading the cold files alone took 40 s).
+find -H "$input" -type f -print0 | xargs -0 cat >/dev/null
 "$py" cairn-py/spark/cairn_spark.py "$input" --out "$work/out" --master 'local[2]' \
   --partitions 16 --driver-memory 12g >"$work/spark.log" 2>&1 || { tail -20 "$work/spark.log"; exit 1; }
 
