@@ -16,9 +16,10 @@ or deduplication is written again here. What Spark does is move data:
    first occurrence (position in the input, text, the fields its source carries);
 4. records: each distinct text is extracted once (`cairn.extract` with those
    fields), as `cairn ingest` extracts only a text's first occurrence;
-5. signatures: `cairn.key_sketches` gives each distinct text a row per LSH band key,
-   with a 137-byte sketch of the text (not the text); the same job counts each key's
-   texts to find the hot keys (shared by more than --hot texts);
+5. signatures: the hot keys (shared by more than --hot texts) are found from the
+   keys of a sample of the texts; `cairn.key_sketches` gives each distinct text a
+   row per LSH band key, with a 137-byte sketch of the text (not the text), made
+   where the rows are shuffled to their key groups in step 7;
 6. eligibility: a text may be found through a key when it is among the first 128
    distinct texts that have it (`cairn_dedup::Eligible`); for the hot keys, if any,
    a window finds them, on a salted partial top first so that a key shared by
@@ -140,10 +141,29 @@ def extract_batches(batches):
         )
 
 
-def sketch_batches(batches):
-    """mapInArrow: (pos, text) -> a row per distinct LSH key of each text."""
+KEYED = "key long, pos long, bits int, sketch binary"
+
+
+def key_batches(batches):
+    """mapInArrow: (pos, text) -> the distinct LSH keys of each text."""
     for b in batches:
-        yield cairn.key_sketches(b.column("pos"), b.column("text"))
+        keys = cairn.key_sketches(b.column("pos"), b.column("text")).column("key")
+        yield pa.RecordBatch.from_arrays([keys], names=["key"])
+
+
+def sketch_batches(hot_set, hot):
+    """mapInArrow: (pos, text) -> a row per distinct LSH key of each text (key, pos,
+    bits, sketch): those of the keys in `hot_set` if `hot`, else the others."""
+
+    def f(batches):
+        for b in batches:
+            rows = cairn.key_sketches(b.column("pos"), b.column("text"))
+            if len(hot_set) or hot:
+                is_hot = pc.is_in(rows.column("key"), value_set=hot_set)
+                rows = rows.filter(is_hot if hot else pc.invert(is_hot))
+            yield rows
+
+    return f
 
 
 def candidate_batches(max_bucket, threshold):
@@ -459,15 +479,20 @@ def run(args):
     distinct.unpersist()
 
     # Signatures: a row per distinct LSH key of each distinct text, with a sketch of
-    # the text (137 bytes) in place of the text. The same job counts the texts of each
-    # key: the hot keys (more than --hot texts) come back to the driver (at most
-    # rows / --hot of them).
-    keyed = texts.select("pos", "text").mapInArrow(
-        sketch_batches, "key long, pos long, bits int, sketch binary"
-    ).persist(StorageLevel.MEMORY_AND_DISK)
+    # the text (137 bytes) in place of the text, made where the rows are shuffled to
+    # their key groups (below), not kept. Only the hot keys (more than --hot texts)
+    # are found first, from the keys of a sample of the texts (one in --hot-sample,
+    # chosen by a hash of the position; 1: every text): a key is hot when its count
+    # there, scaled up, is above --hot. Which keys are salted changes only how their
+    # groups are spread over tasks, not the pairs found (`cairn_dedup::groups::Role`).
+    text_rows = texts.select("pos", "text")
+    sample = text_rows
+    if args.hot_sample > 1:
+        sample = text_rows.where(F.pmod(F.xxhash64("pos"), F.lit(args.hot_sample)) == 0)
     hot_keys = [
         r["key"]
-        for r in keyed.groupBy("key").count().where(F.col("count") > args.hot)
+        for r in sample.mapInArrow(key_batches, "key long").groupBy("key").count()
+        .where(F.col("count") * max(1, args.hot_sample) > args.hot)
         .select("key").collect()
     ]
     lap("signatures")
@@ -475,14 +500,17 @@ def run(args):
     # Hot keys are split over `salts` groups: each text is checked in one of them,
     # against the key's eligible texts (its first MAX_BUCKET, found by two windows over
     # the hot keys' rows alone, the first per salt, so no task holds a hot key whole)
-    # copied to every group. Without hot keys there is nothing to do here.
+    # copied to every group. The hot keys' rows are made (and kept) apart, by a second
+    # pass over the texts that keeps only those; without hot keys there is nothing to
+    # do here.
     cols = ["key", "salt", "pos", "bits", "role", "sketch"]
-    whole = keyed
+    hot_set = pa.array(sorted(hot_keys), pa.int64())
+    whole = text_rows.mapInArrow(sketch_batches(hot_set, hot=False), KEYED)
     if hot_keys:
-        hot = spark.createDataFrame([(k,) for k in hot_keys], "key long")
-        whole = keyed.join(F.broadcast(hot), "key", "left_anti")
-        hot_rows = keyed.join(F.broadcast(hot), "key", "left_semi").withColumn(
-            "salt", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("long")
+        hot_rows = (
+            text_rows.mapInArrow(sketch_batches(hot_set, hot=True), KEYED)
+            .withColumn("salt", F.pmod(F.xxhash64("pos"), F.lit(salts)).cast("long"))
+            .persist(StorageLevel.MEMORY_AND_DISK)
         )
         w1 = Window.partitionBy("key", "salt").orderBy("pos")
         w2 = Window.partitionBy("key").orderBy("pos")
@@ -601,6 +629,7 @@ def run(args):
         "rejected": rejected.count(),
         "occurrences": captions.count(),
         "texts": texts.count(),
+        "hot_keys": len(hot_keys),
         "candidate_pairs_verified": verified.count(),
         "components_rounds": rounds,
         "clusters": clusters.select("cluster").distinct().count(),
@@ -630,6 +659,8 @@ def main(argv=None):
     ap.add_argument("--threshold", type=float, default=0.7, help="near-duplicate threshold")
     ap.add_argument("--hot", type=int, default=10000,
                     help="a key with more distinct texts than this is salted")
+    ap.add_argument("--hot-sample", type=int, default=16,
+                    help="hot keys are counted on one text in this many (1: all)")
     ap.add_argument("--max-bucket", type=int, default=MAX_BUCKET,
                     help="distinct texts a key finds (as cairn ingest --max-bucket)")
     ap.add_argument("--salts", type=int, default=16, help="groups a hot key is spread over")

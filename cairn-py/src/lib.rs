@@ -657,8 +657,7 @@ fn candidate_pairs(
             sketch,
         });
     }
-    let found =
-        py.detach(|| cairn_dedup::groups::group_candidates(&mut rows, max_bucket, threshold));
+    let found = py.detach(|| cairn_dedup::groups::group_candidates(&rows, max_bucket, threshold));
     batch(
         vec![
             Field::new("t", DataType::Int64, false),

@@ -154,9 +154,11 @@ def main():
             raise AssertionError(f"the Spark job failed:\n{r.stdout}\n{r.stderr[-4000:]}")
         return json.load(open(os.path.join(out, "_cairn.json")))
 
-    # Skipped sources, components and clusters in Spark, as at scale.
+    # Skipped sources, components and clusters in Spark, as at scale; the hot keys
+    # counted on every text.
     out = os.path.join(work, "out")
-    summary = job(out, "--driver-components", "0", "--broadcast-rows", "0")
+    summary = job(out, "--driver-components", "0", "--broadcast-rows", "0", "--hot-sample", "1")
+    assert summary["hot_keys"] > 0, "the salted path should run"
 
     av, jv = archive_view(a), job_view(out)
     same("sources", av["sources"], jv["sources"])
@@ -189,7 +191,8 @@ def main():
         same(f"search {q!r}", search(a, q), search(b, q))
 
     # The same with the defaults for this size (skipped sources broadcast, components
-    # and clusters on the driver): the same output.
+    # and clusters on the driver, hot keys estimated from a sample, so other keys are
+    # salted): the same output.
     out2 = os.path.join(work, "out2")
     summary2 = job(out2)
     assert summary2["components_rounds"] == 0 and summary["components_rounds"] > 0
@@ -203,7 +206,8 @@ def main():
         f"{summary['sources_skipped']} skipped, "
         f"{summary['texts']} texts, {len(av['partition'])} captions ({joined} with "
         f"near-duplicates), {summary['candidate_pairs_verified']} verified pairs, largest "
-        f"component {summary['largest_component']}, {summary['components_rounds']} rounds"
+        f"component {summary['largest_component']}, {summary['components_rounds']} rounds, "
+        f"{summary['hot_keys']} hot keys ({summary2['hot_keys']} from the sample)"
     )
 
 

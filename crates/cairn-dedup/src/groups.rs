@@ -107,6 +107,20 @@ impl Sketch {
         if self.words < min_words || other.words < min_words {
             return false;
         }
+        // The word sets first, as the one-pass index checks them: they take half the
+        // work of the bigram bound and stop most candidates of one caption formula
+        // (a number or a short word differs). `similarity` takes the first of two
+        // identities of one length as the shorter.
+        let words = match self.words.cmp(&other.words) {
+            std::cmp::Ordering::Less => words_may_match(self, other),
+            std::cmp::Ordering::Greater => words_may_match(other, self),
+            std::cmp::Ordering::Equal => {
+                words_may_match(self, other) || words_may_match(other, self)
+            }
+        };
+        if !words {
+            return false;
+        }
         let only = |a: &Sketch, b: &Sketch| -> u32 {
             a.bigram_bits
                 .iter()
@@ -119,17 +133,9 @@ impl Sketch {
             .saturating_sub(only(self, other))
             .min(other.bigrams.saturating_sub(only(other, self)));
         let smaller = self.bigrams.min(other.bigrams).max(1);
-        if (shared_at_most as f32 / smaller as f32) < threshold {
-            return false;
-        }
-        // `similarity` takes the first of two identities of one length as the shorter.
-        match self.words.cmp(&other.words) {
-            std::cmp::Ordering::Less => words_may_match(self, other),
-            std::cmp::Ordering::Greater => words_may_match(other, self),
-            std::cmp::Ordering::Equal => {
-                words_may_match(self, other) || words_may_match(other, self)
-            }
-        }
+        // As `similarity` compares its score (a NaN threshold stops nothing there).
+        (shared_at_most as f32 / smaller as f32).partial_cmp(&threshold)
+            != Some(std::cmp::Ordering::Less)
     }
 }
 
@@ -201,28 +207,34 @@ pub struct Candidate {
     pub bits: u16,
 }
 
-/// Candidate pairs of the groups in `rows` (sorted here by group and position): each
-/// pair once per group it is found in.
-pub fn group_candidates(
-    rows: &mut [GroupRow],
-    max_bucket: usize,
-    threshold: f32,
-) -> Vec<Candidate> {
-    rows.sort_unstable_by_key(|r| (r.group, r.pos, r.role as u8));
+/// Candidate pairs of the groups in `rows` (in any order): each pair once per group it
+/// is found in, groups in (key, salt) order and each group's pairs by position.
+pub fn group_candidates(rows: &[GroupRow], max_bucket: usize, threshold: f32) -> Vec<Candidate> {
+    // The rows are put in order through a list of their sort keys (a row is four times
+    // as long as its key: sorting the rows themselves was a quarter of the work).
+    let mut order: Vec<(i64, i64, i64, u8, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let i = u32::try_from(i).expect("fewer than 2^32 rows in one call");
+            (r.group.0, r.group.1, r.pos, r.role as u8, i)
+        })
+        .collect();
+    order.sort_unstable();
     let mut out = Vec::new();
-    let mut found: Vec<usize> = Vec::new();
-    for g in rows.chunk_by(|a, b| a.group == b.group) {
+    let mut found: Vec<&GroupRow> = Vec::new();
+    for g in order.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         if g.len() < 2 {
             continue;
         }
         found.clear();
         let mut both = 0usize;
-        for (j, r) in g.iter().enumerate() {
+        for &(.., i) in g {
+            let r = &rows[i as usize];
             if r.role != Role::Found {
                 // The group is in input order; a split key's text is also one of the
                 // found rows when eligible, so its own row is skipped.
-                for &u in &found {
-                    let u = &g[u];
+                for u in &found {
                     if u.pos < r.pos && r.sketch.may_match(&u.sketch, threshold) {
                         out.push(Candidate {
                             t: r.pos,
@@ -241,7 +253,7 @@ pub fn group_candidates(
                 }
             };
             if eligible {
-                found.push(j);
+                found.push(r);
             }
         }
     }
@@ -294,7 +306,7 @@ mod tests {
         let t = "Rescuers search the rubble of a building in Antakya, Turkey, on February 7, 2023.";
         // One whole key, rows out of order, a limit of 2: the third text is checked
         // against the first two, not against the third.
-        let mut rows = vec![
+        let rows = vec![
             row((7, 0), 30, Role::Both, t),
             row((7, 0), 10, Role::Both, t),
             row((7, 0), 40, Role::Both, t),
@@ -302,19 +314,19 @@ mod tests {
             row((9, 0), 5, Role::Both, t), // a group of one: nothing
         ];
         let pairs = |c: Vec<Candidate>| c.iter().map(|c| (c.t, c.u)).collect::<Vec<_>>();
-        let c = group_candidates(&mut rows, 2, 0.7);
+        let c = group_candidates(&rows, 2, 0.7);
         assert_eq!(
             pairs(c),
             vec![(20, 10), (30, 10), (30, 20), (40, 10), (40, 20)]
         );
         // A split key: queries against the found rows before them only.
-        let mut rows = vec![
+        let rows = vec![
             row((1, 0), 50, Role::Query, t),
             row((1, 0), 10, Role::Found, t),
             row((1, 0), 60, Role::Found, t),
             row((1, 0), 5, Role::Query, t),
         ];
-        let c = group_candidates(&mut rows, 2, 0.7);
+        let c = group_candidates(&rows, 2, 0.7);
         assert_eq!(pairs(c), vec![(50, 10)]);
     }
 }

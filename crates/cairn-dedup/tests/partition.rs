@@ -141,7 +141,7 @@ fn grouped_pairs(
     // pairs where it is the earlier text (see `cairn_dedup::groups::Candidate`).
     let mut eligible = vec![Eligible(0); feats.len()];
     let mut pairs = FxHashSet::default();
-    for c in group_candidates(&mut rows, max_bucket as usize, DEFAULT_THRESHOLD) {
+    for c in group_candidates(&rows, max_bucket as usize, DEFAULT_THRESHOLD) {
         let (t, u) = (c.t as usize, c.u as usize);
         if similarity(&feats[t], &feats[u], DEFAULT_THRESHOLD).is_some() {
             eligible[u].0 |= c.bits;
