@@ -149,8 +149,63 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The file a new database is built in before it is renamed to `path`.
+pub(crate) fn creation_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".new");
+    path.with_file_name(name)
+}
+
+/// Creates the database at `path` (which must not exist) with the whole schema, all at
+/// once: it is built in a file beside it, made durable, then renamed into place, so a
+/// crash leaves either no database or one at the current schema version, never a file
+/// that readers would refuse. A leftover of an earlier crashed creation is replaced.
+pub(crate) fn create(path: &Path) -> Result<()> {
+    let tmp = creation_path(path);
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| Error::Io { path: p, source }
+    };
+    for leftover in [tmp.clone(), tmp.with_extension("new-journal")] {
+        match std::fs::remove_file(&leftover) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&leftover)(e)),
+            _ => {}
+        }
+    }
+    {
+        // A rollback journal (SQLite's default) while it is built: nothing is left beside
+        // the file once it is closed. `open_write` turns on WAL afterwards.
+        let mut conn = Connection::open(&tmp).map_err(|source| Error::Db {
+            path: tmp.clone(),
+            source,
+        })?;
+        configure(&conn).map_err(|source| Error::Db {
+            path: tmp.clone(),
+            source,
+        })?;
+        migrate(&mut conn, &tmp)?;
+        conn.close().map_err(|(_, source)| Error::Db {
+            path: tmp.clone(),
+            source,
+        })?;
+    }
+    std::fs::File::open(&tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::File::open(dir)
+            .and_then(|f| f.sync_all())
+            .map_err(io(dir))?;
+    }
+    Ok(())
+}
+
 /// Opens the database for writing, creating it and running pending migrations.
 pub(crate) fn open_write(path: &Path) -> Result<Connection> {
+    if !path.exists() {
+        create(path)?;
+    }
     let err = |source| Error::Db {
         path: path.to_path_buf(),
         source,
@@ -405,5 +460,37 @@ mod tests {
         let conn = open_write(&path).unwrap();
         let idx = indexes(&conn);
         assert!(all.iter().all(|i| idx.contains(&i.to_string())), "{idx:?}");
+    }
+
+    /// A new database appears whole: what an interrupted creation leaves beside it (a
+    /// part-built file, its journal) is not the database, readers do not see it, and the
+    /// next creation replaces it.
+    #[test]
+    fn a_new_database_appears_at_the_current_version_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("archive.sqlite");
+        let tmp = creation_path(&path);
+        assert_eq!(tmp, dir.path().join("archive.sqlite.new"));
+        {
+            // A creation killed after the first schema step.
+            let conn = Connection::open(&tmp).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+        }
+        std::fs::write(dir.path().join("archive.sqlite.new-journal"), b"torn").unwrap();
+        assert!(!path.exists());
+        let conn = open_write(&path).unwrap();
+        drop(conn);
+        assert!(!tmp.exists());
+        assert!(!dir.path().join("archive.sqlite.new-journal").exists());
+        let conn = open_read(&path).unwrap();
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        let mode: String = conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
     }
 }

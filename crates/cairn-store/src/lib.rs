@@ -113,12 +113,15 @@ impl Archive {
             source,
         })?;
         let db_path = Self::db_path(dir);
-        let conn = db::open_write(&db_path)?;
+        // The index (and its writer lock, which keeps a second writer out) before the
+        // database: a reader that finds the database finds an index beside it, and the
+        // database appears whole (see `db::create`).
         let index = index::SearchIndex::open_or_create(&dir.join("index"))?;
         let index_writer = index.writer().map_err(|e| match e {
             index::WriterError::Busy => Error::Busy(dir.to_path_buf()),
             index::WriterError::Other(e) => e,
         })?;
+        let conn = db::open_write(&db_path)?;
         let codec = std::sync::Arc::new(codec::Codec::default());
         codec.load_current(&conn).map_err(|source| Error::Db {
             path: db_path.clone(),
