@@ -1,6 +1,6 @@
 //! Opening the SQLite database and migrating its schema, one numbered step at a time.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
@@ -150,7 +150,7 @@ fn configure(conn: &Connection) -> rusqlite::Result<()> {
 }
 
 /// The file a new database is built in before it is renamed to `path`.
-pub(crate) fn creation_path(path: &Path) -> std::path::PathBuf {
+pub(crate) fn creation_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".new");
     path.with_file_name(name)
@@ -166,7 +166,10 @@ pub(crate) fn create(path: &Path) -> Result<()> {
         let p = p.to_path_buf();
         move |source| Error::Io { path: p, source }
     };
-    for leftover in [tmp.clone(), tmp.with_extension("new-journal")] {
+    // SQLite names a database's rollback journal after it, with "-journal" added.
+    let mut journal = tmp.clone().into_os_string();
+    journal.push("-journal");
+    for leftover in [tmp.clone(), PathBuf::from(journal)] {
         match std::fs::remove_file(&leftover) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&leftover)(e)),
             _ => {}
@@ -175,19 +178,14 @@ pub(crate) fn create(path: &Path) -> Result<()> {
     {
         // A rollback journal (SQLite's default) while it is built: nothing is left beside
         // the file once it is closed. `open_write` turns on WAL afterwards.
-        let mut conn = Connection::open(&tmp).map_err(|source| Error::Db {
+        let db = |source| Error::Db {
             path: tmp.clone(),
             source,
-        })?;
-        configure(&conn).map_err(|source| Error::Db {
-            path: tmp.clone(),
-            source,
-        })?;
+        };
+        let mut conn = Connection::open(&tmp).map_err(db)?;
+        configure(&conn).map_err(db)?;
         migrate(&mut conn, &tmp)?;
-        conn.close().map_err(|(_, source)| Error::Db {
-            path: tmp.clone(),
-            source,
-        })?;
+        conn.close().map_err(|(_, source)| db(source))?;
     }
     std::fs::File::open(&tmp)
         .and_then(|f| f.sync_all())
