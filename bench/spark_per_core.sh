@@ -10,19 +10,25 @@
 #   near-duplicates  Spark's signatures..clusters   vs  `taskset -c 0 cairn dedup` over the
 #                    phases (2 cores)                   job's distinct texts in input order
 #
-#   bench/spark_per_core.sh [PAGES=100000]      WORK=DIR to keep the files
+#   bench/spark_per_core.sh [PAGES=100000 ...]      WORK=DIR to keep the files
+#
+# With several sizes (say `100000 300000`), each is run in turn, then the marginal rates
+# between the smallest and the largest are printed: each side's extra seconds for the
+# extra pages (or texts), which leaves out what both sides pay whatever the input
+# (Spark's and the JVM's start, a stage's scheduling; the single side's gazetteer load).
 #
 # Needs a Python with pyspark, pyarrow and the module (`maturin develop --release` in
 # cairn-py/) as PYTHON (default: python3), and Java 17.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pages="${1:-100000}"
+sizes=("${@:-100000}")
 work="${WORK:-$(mktemp -d)}"
 py="${PYTHON:-python3}"
 mkdir -p "$work"
 cargo build --release -q -p cairn
 bin=./target/release/cairn
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
+for pages in "${sizes[@]}"; do
 input="$work/mixed-$pages"
 [ -d "$input" ] || "$bin" generate --pages "$pages" --format mixed "$input" >/dev/null 2>&1
 rm -rf "$work/out"
@@ -73,9 +79,9 @@ with open(sys.argv[2], "w") as f:
 PY
 /usr/bin/time -f '%e' -o "$work/dedup.time" taskset -c 0 "$bin" dedup "$work/texts.txt" >"$work/dedup.jsonl"
 
-"$py" - "$work" <<'PY'
+"$py" - "$work" "$pages" <<'PY'
 import json, sys
-w = sys.argv[1]
+w, pages = sys.argv[1], sys.argv[2]
 job = json.load(open(f"{w}/out/_cairn.json"))
 read = json.load(open(f"{w}/read.json"))
 dedup_s = float(open(f"{w}/dedup.time").read().split()[-1])
@@ -94,4 +100,22 @@ for name, ws, n, ss, m in rows:
     print(f"| {name} | {ws:.1f} | {a:,.0f} | {ss:.1f} | {b:,.0f} | {b / a:.2f}x |")
 print(f"single core: read {read['read_seconds']:.1f} s, extract {read['extract_seconds']:.1f} s ({read['texts']} texts)")
 print("phases:", json.dumps(s))
+json.dump({"cores": cores, "rows": rows}, open(f"{w}/result-{pages}.json", "w"))
 PY
+done
+
+if [ "${#sizes[@]}" -gt 1 ]; then
+  "$py" - "$work" "${sizes[@]}" <<'PY'
+import json, sys
+w, sizes = sys.argv[1], sorted(int(x) for x in sys.argv[2:])
+lo, hi = (json.load(open(f"{w}/result-{n}.json")) for n in (sizes[0], sizes[-1]))
+print(f"marginal, {sizes[0]:,} -> {sizes[-1]:,} pages (extra seconds for the extra items):")
+print("| stage | spark extra wall s | spark per core /s | single extra s | single per core /s | ratio |")
+print("|---|---|---|---|---|---|")
+for a, b in zip(lo["rows"], hi["rows"]):
+    name = a[0]
+    dws, dn, dss, dm = b[1] - a[1], b[2] - a[2], b[3] - a[3], b[4] - a[4]
+    x, y = dn / (dws * hi["cores"]), dm / dss
+    print(f"| {name} | {dws:.1f} | {x:,.0f} | {dss:.1f} | {y:,.0f} | {y / x:.2f}x |")
+PY
+fi
