@@ -3,10 +3,12 @@
 //! ([`KeyTable`]: how many distinct texts had each key, and the entries each key finds) as
 //! sorted runs per shard of the key space with a small map of what changed since.
 //!
-//! Per entry this keeps about 110 bytes of fixed fields plus 4 bytes per bigram and the
-//! identity's words, where a [`Features`] value took about 270 bytes inline and two
-//! allocations; per key, 14 bytes in its run (and under a byte of directory) plus 4 per entry it finds, where two hash
-//! maps (counts, buckets) took 16 bytes a slot each, with hash-table slack on top.
+//! Per entry this keeps 104 bytes of fixed fields, 4 bytes per bigram and a byte or two
+//! per distinct word (its number in a [`Dict`] that holds each word's text once), where
+//! a [`Features`] value took about 270 bytes inline and two allocations; per key, 14
+//! bytes in its run (and under a byte of directory) plus 4 per entry it finds, where two
+//! hash maps (counts, buckets) took 16 bytes a slot each, with hash-table slack on top.
+//! The lists of entries grow by chunks ([`Arena`], [`Chunked`]), never by copying.
 
 use rustc_hash::FxHashMap;
 
@@ -18,8 +20,8 @@ use crate::near::Features;
 pub(crate) struct FeatRef<'a> {
     pub words: usize,
     pub bigrams: &'a [u32],
-    /// Distinct lower-case words, sorted, separated by single spaces.
-    pub vocab: &'a str,
+    /// Distinct lower-case words.
+    pub vocab: Vocab<'a>,
     pub last_word: Option<&'a str>,
     pub word_bits: &'a [u64; 4],
     pub exact_bits: &'a [u64; 4],
@@ -28,15 +30,131 @@ pub(crate) struct FeatRef<'a> {
     pub len: usize,
 }
 
-/// What the quick bounds of a check read of a text ([`crate::near::may_be_similar`]):
-/// all in an entry's fixed fields, so a candidate they reject is never read further.
+/// The distinct words of an identity, as a text's features hold them or as an entry does.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Bits<'a> {
-    pub words: usize,
-    pub word_bits: &'a [u64; 4],
-    pub exact_bits: &'a [u64; 4],
-    /// Whether the text was cut short (its last word may be a part).
-    pub cut: bool,
+pub(crate) enum Vocab<'a> {
+    /// Sorted, separated by single spaces.
+    Text(&'a str),
+    /// Ascending word numbers of `Dict`, each as its gap from the one before (LEB128).
+    Ids(&'a [u8], &'a Dict),
+}
+
+impl<'a> Vocab<'a> {
+    /// The words, each once (in no order the word check depends on).
+    pub fn words(self) -> VocabWords<'a> {
+        match self {
+            Vocab::Text(t) => VocabWords::Text(t.split(' ')),
+            Vocab::Ids(gaps, dict) => VocabWords::Ids {
+                gaps,
+                next: 0,
+                dict,
+            },
+        }
+    }
+}
+
+/// The iterator of [`Vocab::words`].
+#[derive(Debug)]
+pub(crate) enum VocabWords<'a> {
+    Text(std::str::Split<'a, char>),
+    Ids {
+        gaps: &'a [u8],
+        /// The smallest number the next word may have.
+        next: u32,
+        dict: &'a Dict,
+    },
+}
+
+impl<'a> Iterator for VocabWords<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            VocabWords::Text(split) => split.find(|w| !w.is_empty()),
+            VocabWords::Ids { gaps, next, dict } => {
+                let (gap, rest) = read_gap(gaps)?;
+                *gaps = rest;
+                let id = next.checked_add(gap)?;
+                *next = id.checked_add(1)?;
+                dict.word(id)
+            }
+        }
+    }
+}
+
+/// Appends `v` as LEB128 (seven bits a byte, low first; the high bit says more follow).
+fn write_gap(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7F) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The LEB128 number `bytes` starts with, and what follows it.
+fn read_gap(bytes: &[u8]) -> Option<(u32, &[u8])> {
+    let mut v: u32 = 0;
+    for (i, &b) in bytes.iter().enumerate().take(5) {
+        v |= u32::from(b & 0x7F) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((v, &bytes[i + 1..]));
+        }
+    }
+    None
+}
+
+/// Every distinct word of the entries, numbered in the order first met: an entry keeps
+/// its words as numbers (a byte or two each) where the words themselves took about
+/// seven bytes each, and each word's text is kept once for all entries.
+#[derive(Debug, Default)]
+pub(crate) struct Dict {
+    text: String,
+    /// Where word `i` starts in `text` (it ends where word `i + 1` starts).
+    starts: Vec<usize>,
+    /// Word numbers by the hash of their text.
+    table: hashbrown::HashTable<u32>,
+}
+
+fn word_hash(w: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(w.as_bytes())
+}
+
+impl Dict {
+    /// The text of word `id`.
+    pub fn word(&self, id: u32) -> Option<&str> {
+        let i = id as usize;
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.text.len());
+        self.text.get(start..end)
+    }
+
+    /// The number of `w`, given it if it had none.
+    fn intern(&mut self, w: &str) -> u32 {
+        let Dict {
+            text,
+            starts,
+            table,
+        } = self;
+        let word_of = |id: u32| -> &str {
+            let i = id as usize;
+            let end = starts.get(i + 1).copied().unwrap_or(text.len());
+            &text[starts[i]..end]
+        };
+        if let Some(&id) = table.find(word_hash(w), |&id| word_of(id) == w) {
+            return id;
+        }
+        let id = u32::try_from(starts.len()).expect("fewer than 2^32 distinct words");
+        table.insert_unique(word_hash(w), id, |&id| word_hash(word_of(id)));
+        starts.push(text.len());
+        text.push_str(w);
+        id
+    }
+
+    /// Distinct words held.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
 }
 
 impl<'a> FeatRef<'a> {
@@ -48,6 +166,17 @@ impl<'a> FeatRef<'a> {
             cut: self.last_word.is_some(),
         }
     }
+}
+
+/// What the quick bounds of a check read of a text ([`crate::near::may_be_similar`]):
+/// all in an entry's fixed fields, so a candidate they reject is never read further.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bits<'a> {
+    pub words: usize,
+    pub word_bits: &'a [u64; 4],
+    pub exact_bits: &'a [u64; 4],
+    /// Whether the text was cut short (its last word may be a part).
+    pub cut: bool,
 }
 
 /// Elements per arena chunk: an entry's slice never straddles chunks, so a chunk is
@@ -62,12 +191,18 @@ struct Slice {
     len: u32,
 }
 
-/// Bigram hashes of every entry, in chunks.
-#[derive(Debug, Default)]
-struct Numbers(Vec<Vec<u32>>);
+/// Slices of every entry (bigram hashes, word numbers), in chunks.
+#[derive(Debug)]
+struct Arena<T>(Vec<Vec<T>>);
 
-impl Numbers {
-    fn push(&mut self, items: &[u32]) -> Slice {
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena(Vec::new())
+    }
+}
+
+impl<T: Copy> Arena<T> {
+    fn push(&mut self, items: &[T]) -> Slice {
         let fits = self
             .0
             .last()
@@ -86,39 +221,74 @@ impl Numbers {
         }
     }
 
-    fn get(&self, s: Slice) -> &[u32] {
+    fn get(&self, s: Slice) -> &[T] {
         &self.0[s.chunk as usize][s.start as usize..(s.start + s.len) as usize]
     }
 }
 
-/// Words of every entry, in chunks.
-#[derive(Debug, Default)]
-struct Texts(Vec<String>);
+/// Elements per chunk of a [`Chunked`] list.
+const LIST_CHUNK: usize = 1 << 16;
 
-impl Texts {
-    fn push(&mut self, text: &str) -> Slice {
-        let fits = self
-            .0
-            .last()
-            .is_some_and(|c| c.capacity() - c.len() >= text.len());
-        if !fits {
-            self.0.push(String::with_capacity(CHUNK.max(text.len())));
-        }
-        let chunk = self.0.len() - 1;
-        let c = &mut self.0[chunk];
-        let start = c.len();
-        c.push_str(text);
-        Slice {
-            chunk: chunk as u32,
-            start: start as u32,
-            len: text.len() as u32,
-        }
-    }
+/// A list that grows a chunk at a time and never moves what it holds: a `Vec` of the
+/// index's size doubles by copying, which for a moment holds the old and the new
+/// allocation (a few hundred megabytes at a million pages).
+#[derive(Debug)]
+pub(crate) struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+}
 
-    fn get(&self, s: Slice) -> &str {
-        &self.0[s.chunk as usize][s.start as usize..(s.start + s.len) as usize]
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked {
+            chunks: Vec::new(),
+            len: 0,
+        }
     }
 }
+
+impl<T> Chunked<T> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn push(&mut self, x: T) {
+        if self.len % LIST_CHUNK == 0 {
+            self.chunks.push(Vec::with_capacity(LIST_CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(x);
+            self.len += 1;
+        }
+    }
+
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.chunks.get(i / LIST_CHUNK)?.get(i % LIST_CHUNK)
+    }
+}
+
+impl<T> std::ops::Index<usize> for Chunked<T> {
+    type Output = T;
+
+    fn index(&self, i: usize) -> &T {
+        &self.chunks[i / LIST_CHUNK][i % LIST_CHUNK]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Chunked<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.chunks[i / LIST_CHUNK][i % LIST_CHUNK]
+    }
+}
+
+/// No word: the entry was not cut short ([`Head::last`]).
+const NOT_CUT: u32 = u32::MAX;
+/// Cut short, but the last word is not among its words (it always is).
+const CUT_UNKNOWN: u32 = u32::MAX - 1;
 
 /// The fixed fields of one entry.
 #[derive(Debug, Clone, Copy)]
@@ -129,9 +299,8 @@ struct Head {
     vocab: Slice,
     words: u32,
     len: u32,
-    /// Where the cut-short last word lies in `vocab` (`u32::MAX`: not cut short).
-    last_at: u32,
-    last_len: u32,
+    /// The word number of the cut-short last word ([`NOT_CUT`], [`CUT_UNKNOWN`]).
+    last: u32,
     truncated: bool,
     credited: bool,
 }
@@ -139,9 +308,11 @@ struct Head {
 /// The features of many entries, numbered from 0 in the order pushed.
 #[derive(Debug, Default)]
 pub(crate) struct Entries {
-    heads: Vec<Head>,
-    bigrams: Numbers,
-    vocab: Texts,
+    heads: Chunked<Head>,
+    bigrams: Arena<u32>,
+    /// Each entry's word numbers, ascending, as LEB128 gaps.
+    vocab: Arena<u8>,
+    dict: Dict,
 }
 
 impl Entries {
@@ -150,25 +321,30 @@ impl Entries {
     }
 
     pub fn push(&mut self, f: &Features) {
-        let vocab = f.vocab.as_str();
-        let (last_at, last_len) = match f.last_word.as_deref() {
-            Some(w) => match word_offset(vocab, w) {
-                Some(at) => (at as u32, w.len() as u32),
-                // Not among the words (it always is): keep the entry cut short, with
-                // no last word to start others.
-                None => (u32::MAX - 1, 0),
-            },
-            None => (u32::MAX, 0),
+        let mut ids: Vec<u32> = f.vocab.iter().map(|w| self.dict.intern(w)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut gaps = Vec::with_capacity(ids.len() + ids.len() / 2);
+        let mut next = 0;
+        for id in ids {
+            write_gap(&mut gaps, id - next);
+            next = id + 1;
+        }
+        let last = match f.last_word.as_deref() {
+            // (Always one of the words: interned above.)
+            Some(w) if f.vocab.contains(w) => self.dict.intern(w),
+            // Keep the entry cut short, with no last word to start others.
+            Some(_) => CUT_UNKNOWN,
+            None => NOT_CUT,
         };
         let head = Head {
             word_bits: f.word_bits,
             exact_bits: f.exact_bits,
             bigrams: self.bigrams.push(&f.bigrams),
-            vocab: self.vocab.push(vocab),
+            vocab: self.vocab.push(&gaps),
             words: u32::try_from(f.words).unwrap_or(u32::MAX),
             len: u32::try_from(f.len).unwrap_or(u32::MAX),
-            last_at,
-            last_len,
+            last,
             truncated: f.truncated,
             credited: f.credited,
         };
@@ -182,27 +358,21 @@ impl Entries {
             words: h.words as usize,
             word_bits: &h.word_bits,
             exact_bits: &h.exact_bits,
-            cut: h.last_at != u32::MAX,
+            cut: h.last != NOT_CUT,
         }
     }
 
     pub fn get(&self, e: usize) -> FeatRef<'_> {
         let h = &self.heads[e];
-        let vocab = self.vocab.get(h.vocab);
-        let last_word = match h.last_at {
-            u32::MAX => None,
-            at if at == u32::MAX - 1 => Some(""),
-            // (Always a word of `vocab`: `push` found it there.)
-            at => Some(
-                vocab
-                    .get(at as usize..(at + h.last_len) as usize)
-                    .unwrap_or(""),
-            ),
+        let last_word = match h.last {
+            NOT_CUT => None,
+            CUT_UNKNOWN => Some(""),
+            id => Some(self.dict.word(id).unwrap_or("")),
         };
         FeatRef {
             words: h.words as usize,
             bigrams: self.bigrams.get(h.bigrams),
-            vocab,
+            vocab: Vocab::Ids(self.vocab.get(h.vocab), &self.dict),
             last_word,
             word_bits: &h.word_bits,
             exact_bits: &h.exact_bits,
@@ -211,18 +381,6 @@ impl Entries {
             len: h.len as usize,
         }
     }
-}
-
-/// The byte offset of `w` as a whole word of `vocab` (words separated by spaces).
-fn word_offset(vocab: &str, w: &str) -> Option<usize> {
-    let mut at = 0;
-    for word in vocab.split(' ') {
-        if word == w {
-            return Some(at);
-        }
-        at += word.len() + 1;
-    }
-    None
 }
 
 /// What changed for one key since its shard's run was made: distinct texts counted,
@@ -478,7 +636,9 @@ mod tests {
             let want = f.as_ref();
             assert_eq!(got.words, want.words);
             assert_eq!(got.bigrams, want.bigrams);
-            assert_eq!(got.vocab, want.vocab);
+            let mut words: Vec<&str> = got.vocab.words().collect();
+            words.sort_unstable();
+            assert_eq!(words, want.vocab.words().collect::<Vec<_>>());
             assert_eq!(got.last_word, want.last_word);
             assert_eq!(got.word_bits, want.word_bits);
             assert_eq!(got.exact_bits, want.exact_bits);
@@ -488,5 +648,34 @@ mod tests {
             );
         }
         assert!(entries.get(1).last_word.is_some());
+        // Words shared by the captions are kept once.
+        let distinct: std::collections::BTreeSet<&str> =
+            fs.iter().flat_map(|f| f.vocab.iter()).collect();
+        assert_eq!(entries.dict.len(), distinct.len());
+    }
+
+    #[test]
+    fn word_numbers_read_back_across_gap_sizes() {
+        let mut dict = Dict::default();
+        let ids: Vec<u32> = (0..70_000).map(|i| dict.intern(&format!("w{i}"))).collect();
+        assert_eq!(ids, (0..70_000).collect::<Vec<u32>>());
+        assert_eq!(dict.intern("w123"), 123);
+        // Gaps of one, two and three bytes, and a first word numbered above zero.
+        let chosen = [5u32, 6, 200, 201, 20_000, 69_999];
+        let mut gaps = Vec::new();
+        let mut next = 0;
+        for &id in &chosen {
+            write_gap(&mut gaps, id - next);
+            next = id + 1;
+        }
+        let got: Vec<&str> = Vocab::Ids(&gaps, &dict).words().collect();
+        let want: Vec<String> = chosen.iter().map(|i| format!("w{i}")).collect();
+        assert_eq!(got, want);
+        // A damaged list ends rather than reading past its end.
+        assert_eq!(Vocab::Ids(&[0x80], &dict).words().count(), 0);
+        assert_eq!(
+            read_gap(&[0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),
+            Some((u32::MAX, &[][..]))
+        );
     }
 }

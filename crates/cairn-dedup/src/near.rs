@@ -11,7 +11,7 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use crate::compact::{Bits, Entries, FeatRef, KeyChange, KeyTable};
+use crate::compact::{Bits, Chunked, Entries, FeatRef, KeyChange, KeyTable, Vocab};
 
 /// Hash functions in a signature.
 pub const HASHES: usize = 30;
@@ -95,7 +95,7 @@ impl Features {
         FeatRef {
             words: self.words,
             bigrams: &self.bigrams,
-            vocab: self.vocab.as_str(),
+            vocab: Vocab::Text(self.vocab.as_str()),
             last_word: self.last_word.as_deref(),
             word_bits: &self.word_bits,
             exact_bits: &self.exact_bits,
@@ -104,11 +104,6 @@ impl Features {
             len: self.len,
         }
     }
-}
-
-/// The words of a space-separated word list.
-fn vocab_words(vocab: &str) -> impl Iterator<Item = &str> {
-    vocab.split(' ').filter(|w| !w.is_empty())
 }
 
 const TRUNCATION_MARKS: &[&str] = &[
@@ -425,13 +420,13 @@ fn word_hash_bit(h: u64) -> usize {
 /// Whether `k` is one of `others` up to typos: one edit in words of 4 or 5 letters, two
 /// in 6 to 9, three in longer ones, same first letter; numbers must agree exactly (a day or
 /// a count tells photographs apart).
-fn word_matches(k: &str, others: &str) -> bool {
+fn word_matches(k: &str, others: &[&str]) -> bool {
     let allowed = typos_allowed(k);
     if allowed == 0 {
         return false;
     }
     let first = k.as_bytes()[0];
-    vocab_words(others).any(|o| {
+    others.iter().any(|o| {
         o.len().abs_diff(k.len()) <= allowed
             && o.as_bytes().first() == Some(&first)
             && edit_distance(k, o, allowed) <= allowed
@@ -505,11 +500,12 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
     }
     // Every word of the shorter identity is in the longer one, up to a typo in a long
     // word; a cut-short copy's last word need only begin one.
-    for w in vocab_words(short.vocab) {
-        if vocab_words(long.vocab).any(|x| x == w) || word_matches(w, long.vocab) {
+    let long_words: Vec<&str> = long.vocab.words().collect();
+    for w in short.vocab.words() {
+        if long_words.contains(&w) || word_matches(w, &long_words) {
             continue;
         }
-        if short.last_word == Some(w) && vocab_words(long.vocab).any(|o| o.starts_with(w)) {
+        if short.last_word == Some(w) && long_words.iter().any(|o| o.starts_with(w)) {
             continue;
         }
         return None;
@@ -584,7 +580,7 @@ impl Eligible {
 /// [`NearIndex::publish`]ed, then visible to [`Prober`]s (other threads verifying the
 /// next texts ahead of their lookup); the index's own lookups see pending ones too.
 ///
-/// Memory: per entry about 110 bytes, 4 per bigram and its words (arenas, see
+/// Memory: per entry 104 bytes, 4 per bigram and a byte or two per distinct word (see
 /// `compact.rs`), plus 4 bytes per key it is found by; per distinct key, 14 bytes.
 #[derive(Debug, Default)]
 pub struct NearIndex {
@@ -597,9 +593,9 @@ pub struct NearIndex {
     /// Texts counted and entries added per key since the last publish.
     pending_keys: FxHashMap<u64, KeyChange>,
     /// Per entry (published or not): the slot of its cluster.
-    entry_slot: Vec<u32>,
+    entry_slot: Chunked<u32>,
     /// Per cluster, by age: (cluster id, its current representative's entry).
-    slots: Vec<(i64, u32)>,
+    slots: Chunked<(i64, u32)>,
     by_cluster: ClusterSlots,
 }
 
@@ -614,7 +610,7 @@ struct Shared {
 /// the deduper make them, a map for any others.
 #[derive(Debug, Default)]
 struct ClusterSlots {
-    dense: Vec<u32>,
+    dense: Chunked<u32>,
     sparse: FxHashMap<i64, u32>,
 }
 
@@ -632,8 +628,8 @@ impl ClusterSlots {
         match usize::try_from(id) {
             // Ids a little past the end extend the list; far ones go to the map.
             Ok(i) if i <= self.dense.len() + 1024 => {
-                if i >= self.dense.len() {
-                    self.dense.resize(i + 1, u32::MAX);
+                while self.dense.len() <= i {
+                    self.dense.push(u32::MAX);
                 }
                 self.dense[i] = slot;
             }
