@@ -648,6 +648,9 @@ pub fn ingest(
         let _ = producer.join();
         result
     })?;
+    // The near-duplicate index is the largest thing held; what follows (the bulk
+    // indexes, the search index's last flush and merges) is done without it.
+    drop(near);
     if bulk {
         archive.end_bulk()?;
     }

@@ -498,6 +498,9 @@ impl Archive {
         w.conn
             .execute_batch(crate::db::DROP_BULK_INDEXES)
             .map_err(err)?;
+        w.conn
+            .pragma_update(None, "cache_size", crate::db::BULK_CACHE_KIB)
+            .map_err(err)?;
         w.blobs = Some(blobs);
         Ok(())
     }
@@ -506,14 +509,20 @@ impl Archive {
     /// dropped. A key or hash stored twice (which the writer never does) fails here.
     pub fn end_bulk(&mut self) -> Result<()> {
         let db_path = self.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
         let w = self.writer_mut();
+        // The indexes are built, and later writes look keys up in them, with the whole cache.
         w.conn
-            .execute_batch(crate::db::BULK_INDEXES)
-            .map_err(|source| Error::Db {
-                path: db_path,
-                source,
-            })?;
+            .pragma_update(None, "cache_size", crate::db::WRITE_CACHE_KIB)
+            .map_err(err)?;
+        w.conn.execute_batch(crate::db::BULK_INDEXES).map_err(err)?;
         w.blobs = None;
+        // The end of a bulk write is usually the end of the run: the variants' map is
+        // loaded again by the next batch, if one comes.
+        w.variants = None;
         Ok(())
     }
 
