@@ -293,6 +293,9 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
 /// Files up to this size are read in parallel runs; larger ones stream.
 const SMALL_INPUT: u64 = 4 * 1024 * 1024;
 
+/// Inputs read before their paths are let go (a few megabytes of paths and sizes).
+const RELEASE_INPUTS: usize = 1 << 16;
+
 /// The least input for a bulk write by default ([`Options::bulk_min_bytes`]).
 pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -530,8 +533,18 @@ pub fn ingest(
                     }
                     true
                 };
+            // The inputs' paths are let go as they are read: at a million files they
+            // are some 90 MB, held to the end of the run otherwise.
+            let (mut inputs, mut sizes) = (inputs, sizes);
             let mut i = 0;
             while i < inputs.len() {
+                if i >= RELEASE_INPUTS {
+                    inputs.drain(..i);
+                    sizes.drain(..i);
+                    inputs.shrink_to_fit();
+                    sizes.shrink_to_fit();
+                    i = 0;
+                }
                 // A run of small files is read in parallel (each is one page or a few);
                 // a large file (a WARC, a JSON Lines export) streams, source by source.
                 let mut end = i;
