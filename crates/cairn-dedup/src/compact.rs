@@ -3,11 +3,13 @@
 //! ([`KeyTable`]: how many distinct texts had each key, and the entries each key finds) as
 //! sorted runs per shard of the key space with a small map of what changed since.
 //!
-//! Per entry this keeps 104 bytes of fixed fields, 4 bytes per bigram and a byte or two
-//! per distinct word (its number in a [`Dict`] that holds each word's text once), where
-//! a [`Features`] value took about 270 bytes inline and two allocations; per key, 14
-//! bytes in its run (and under a byte of directory) plus 4 per entry it finds, where two
-//! hash maps (counts, buckets) took 16 bytes a slot each, with hash-table slack on top.
+//! Per entry this keeps 112 bytes of fixed fields (with a 64-bit set of its bigrams) and
+//! a byte or two per word of its identity and per fact word (its number in a [`Dict`]
+//! that holds each word's text and hash once), from which its bigrams are made again when
+//! it is verified ([`Grams`]), where they took 4 bytes each (and a [`Features`] value
+//! about 270 bytes inline and two allocations). Per key: 14 bytes in its run (and under a
+//! byte of directory) plus 4 per entry it finds, where two hash maps (counts, buckets)
+//! took 16 bytes a slot each, with hash-table slack on top.
 //! The lists of entries grow by chunks ([`Arena`], [`Chunked`]), never by copying.
 
 use rustc_hash::FxHashMap;
@@ -19,7 +21,11 @@ use crate::near::Features;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FeatRef<'a> {
     pub words: usize,
-    pub bigrams: &'a [u32],
+    pub grams: Grams<'a>,
+    /// How many distinct bigrams `grams` has.
+    pub gram_count: usize,
+    /// [`crate::near::Features::gram_bits`].
+    pub gram_bits: u64,
     /// Distinct lower-case words.
     pub vocab: Vocab<'a>,
     pub last_word: Option<&'a str>,
@@ -30,12 +36,78 @@ pub(crate) struct FeatRef<'a> {
     pub len: usize,
 }
 
-/// The distinct words of an identity, as a text's features hold them or as an entry does.
+/// The bigrams of an identity, as a text's features hold them or as an entry does.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Grams<'a> {
+    /// Sorted, distinct hashes.
+    Hashes(&'a [u32]),
+    /// Made again from the words: `words` the identity's word numbers in order,
+    /// `facts` its fact words' numbers ascending, as gaps (both LEB128).
+    Words {
+        words: &'a [u8],
+        facts: &'a [u8],
+        dict: &'a Dict,
+    },
+}
+
+impl<'a> Grams<'a> {
+    /// The sorted, distinct hashes, made in `buf` when they are not held as such; the
+    /// same as [`crate::near::features`] made them from the text.
+    pub fn resolve<'b>(self, buf: &'b mut Vec<u32>) -> &'b [u32]
+    where
+        'a: 'b,
+    {
+        match self {
+            Grams::Hashes(h) => h,
+            Grams::Words { words, facts, dict } => {
+                buf.clear();
+                let (mut prev, mut n) = (None, 0usize);
+                for h in ids(words).filter_map(|id| dict.hash(id)) {
+                    if let Some(p) = prev {
+                        buf.push(crate::near::pair_gram(p, h));
+                    }
+                    prev = Some(h);
+                    n += 1;
+                }
+                if let (1, Some(h)) = (n, prev) {
+                    buf.push(crate::near::single_gram(h));
+                }
+                let mut next = 0u32;
+                let mut rest = facts;
+                while let Some((gap, r)) = read_gap(rest) {
+                    rest = r;
+                    let Some(id) = next.checked_add(gap) else {
+                        break;
+                    };
+                    next = id.saturating_add(1);
+                    if let Some(w) = dict.word(id) {
+                        buf.push(crate::near::fact_gram(w));
+                    }
+                }
+                buf.sort_unstable();
+                buf.dedup();
+                buf
+            }
+        }
+    }
+}
+
+/// The LEB128 numbers of `bytes`, in order (a damaged end ends them).
+fn ids(mut bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    std::iter::from_fn(move || {
+        let (v, rest) = read_gap(bytes)?;
+        bytes = rest;
+        Some(v)
+    })
+}
+
+/// The words of an identity, as a text's features hold them or as an entry does.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Vocab<'a> {
-    /// Sorted, separated by single spaces.
+    /// Distinct and sorted, separated by single spaces.
     Text(&'a str),
-    /// Ascending word numbers of `Dict`, each as its gap from the one before (LEB128).
+    /// Word numbers of `Dict` in the identity's order (LEB128), repeats included: the
+    /// word check gives the same answer with a word twice as with it once.
     Ids(&'a [u8], &'a Dict),
 }
 
@@ -44,11 +116,7 @@ impl<'a> Vocab<'a> {
     pub fn words(self) -> VocabWords<'a> {
         match self {
             Vocab::Text(t) => VocabWords::Text(t.split(' ')),
-            Vocab::Ids(gaps, dict) => VocabWords::Ids {
-                gaps,
-                next: 0,
-                dict,
-            },
+            Vocab::Ids(bytes, dict) => VocabWords::Ids { bytes, dict },
         }
     }
 }
@@ -57,12 +125,7 @@ impl<'a> Vocab<'a> {
 #[derive(Debug)]
 pub(crate) enum VocabWords<'a> {
     Text(std::str::Split<'a, char>),
-    Ids {
-        gaps: &'a [u8],
-        /// The smallest number the next word may have.
-        next: u32,
-        dict: &'a Dict,
-    },
+    Ids { bytes: &'a [u8], dict: &'a Dict },
 }
 
 impl<'a> Iterator for VocabWords<'a> {
@@ -71,11 +134,9 @@ impl<'a> Iterator for VocabWords<'a> {
     fn next(&mut self) -> Option<&'a str> {
         match self {
             VocabWords::Text(split) => split.find(|w| !w.is_empty()),
-            VocabWords::Ids { gaps, next, dict } => {
-                let (gap, rest) = read_gap(gaps)?;
-                *gaps = rest;
-                let id = next.checked_add(gap)?;
-                *next = id.checked_add(1)?;
+            VocabWords::Ids { bytes, dict } => {
+                let (id, rest) = read_gap(bytes)?;
+                *bytes = rest;
                 dict.word(id)
             }
         }
@@ -111,13 +172,13 @@ pub(crate) struct Dict {
     text: String,
     /// Where word `i` starts in `text` (it ends where word `i + 1` starts).
     starts: Vec<usize>,
+    /// The [`crate::near::word_hash`] of each word, which its bigrams are made of.
+    hashes: Vec<u64>,
     /// Word numbers by the hash of their text.
     table: hashbrown::HashTable<u32>,
 }
 
-fn word_hash(w: &str) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(w.as_bytes())
-}
+use crate::near::word_hash;
 
 impl Dict {
     /// The text of word `id`.
@@ -128,11 +189,17 @@ impl Dict {
         self.text.get(start..end)
     }
 
+    /// The [`crate::near::word_hash`] of word `id`.
+    pub fn hash(&self, id: u32) -> Option<u64> {
+        self.hashes.get(id as usize).copied()
+    }
+
     /// The number of `w`, given it if it had none.
     fn intern(&mut self, w: &str) -> u32 {
         let Dict {
             text,
             starts,
+            hashes,
             table,
         } = self;
         let word_of = |id: u32| -> &str {
@@ -140,12 +207,14 @@ impl Dict {
             let end = starts.get(i + 1).copied().unwrap_or(text.len());
             &text[starts[i]..end]
         };
-        if let Some(&id) = table.find(word_hash(w), |&id| word_of(id) == w) {
+        let h = word_hash(w);
+        if let Some(&id) = table.find(h, |&id| word_of(id) == w) {
             return id;
         }
         let id = u32::try_from(starts.len()).expect("fewer than 2^32 distinct words");
-        table.insert_unique(word_hash(w), id, |&id| word_hash(word_of(id)));
+        table.insert_unique(h, id, |&id| hashes[id as usize]);
         starts.push(text.len());
+        hashes.push(h);
         text.push_str(w);
         id
     }
@@ -191,7 +260,22 @@ struct Slice {
     len: u32,
 }
 
-/// Slices of every entry (bigram hashes, word numbers), in chunks.
+impl Slice {
+    /// The first `n` elements, and the rest.
+    fn split(self, n: usize) -> (Slice, Slice) {
+        let n = (n as u32).min(self.len);
+        (
+            Slice { len: n, ..self },
+            Slice {
+                chunk: self.chunk,
+                start: self.start + n,
+                len: self.len - n,
+            },
+        )
+    }
+}
+
+/// Slices of every entry (word numbers), in chunks.
 #[derive(Debug)]
 struct Arena<T>(Vec<Vec<T>>);
 
@@ -295,23 +379,32 @@ const CUT_UNKNOWN: u32 = u32::MAX - 1;
 struct Head {
     word_bits: [u64; 4],
     exact_bits: [u64; 4],
-    bigrams: Slice,
-    vocab: Slice,
+    gram_bits: u64,
+    /// The identity's word numbers in order, in `Entries::words`.
+    words_at: Slice,
+    /// Its fact words' numbers, ascending, as gaps, in `Entries::words`.
+    facts_at: Slice,
     words: u32,
     len: u32,
     /// The word number of the cut-short last word ([`NOT_CUT`], [`CUT_UNKNOWN`]).
     last: u32,
+    /// Distinct bigrams ([`u16::MAX`] when there are as many or more: then counted when
+    /// they are made).
+    grams: u16,
     truncated: bool,
     credited: bool,
 }
+
+// The fixed fields' size, as the memory figures above and in `near.rs` give it.
+const _: () = assert!(std::mem::size_of::<Head>() == 112);
 
 /// The features of many entries, numbered from 0 in the order pushed.
 #[derive(Debug, Default)]
 pub(crate) struct Entries {
     heads: Chunked<Head>,
-    bigrams: Arena<u32>,
-    /// Each entry's word numbers, ascending, as LEB128 gaps.
-    vocab: Arena<u8>,
+    /// Each entry's word numbers in order, then its fact words' (LEB128): its words and
+    /// bigrams are read from these.
+    words: Arena<u8>,
     dict: Dict,
 }
 
@@ -321,15 +414,27 @@ impl Entries {
     }
 
     pub fn push(&mut self, f: &Features) {
-        let mut ids: Vec<u32> = f.vocab.iter().map(|w| self.dict.intern(w)).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let mut gaps = Vec::with_capacity(ids.len() + ids.len() / 2);
+        let mut bytes = Vec::with_capacity(f.words * 2);
+        for w in f.sequence.split(' ').filter(|w| !w.is_empty()) {
+            let id = self.dict.intern(w);
+            write_gap(&mut bytes, id);
+        }
+        let mut facts: Vec<u32> = f
+            .facts
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| self.dict.intern(w))
+            .collect();
+        facts.sort_unstable();
+        facts.dedup();
+        let words_len = bytes.len();
         let mut next = 0;
-        for id in ids {
-            write_gap(&mut gaps, id - next);
+        for id in facts {
+            write_gap(&mut bytes, id - next);
             next = id + 1;
         }
+        let at = self.words.push(&bytes);
+        let (words_at, facts_at) = at.split(words_len);
         let last = match f.last_word.as_deref() {
             // (Always one of the words: interned above.)
             Some(w) if f.vocab.contains(w) => self.dict.intern(w),
@@ -340,8 +445,10 @@ impl Entries {
         let head = Head {
             word_bits: f.word_bits,
             exact_bits: f.exact_bits,
-            bigrams: self.bigrams.push(&f.bigrams),
-            vocab: self.vocab.push(&gaps),
+            words_at,
+            facts_at,
+            gram_bits: f.gram_bits,
+            grams: u16::try_from(f.bigrams.len()).unwrap_or(u16::MAX),
             words: u32::try_from(f.words).unwrap_or(u32::MAX),
             len: u32::try_from(f.len).unwrap_or(u32::MAX),
             last,
@@ -369,10 +476,21 @@ impl Entries {
             CUT_UNKNOWN => Some(""),
             id => Some(self.dict.word(id).unwrap_or("")),
         };
+        let grams = Grams::Words {
+            words: self.words.get(h.words_at),
+            facts: self.words.get(h.facts_at),
+            dict: &self.dict,
+        };
+        let gram_count = match h.grams {
+            u16::MAX => grams.resolve(&mut Vec::new()).len(),
+            n => usize::from(n),
+        };
         FeatRef {
             words: h.words as usize,
-            bigrams: self.bigrams.get(h.bigrams),
-            vocab: Vocab::Ids(self.vocab.get(h.vocab), &self.dict),
+            grams,
+            gram_count,
+            gram_bits: h.gram_bits,
+            vocab: Vocab::Ids(self.words.get(h.words_at), &self.dict),
             last_word,
             word_bits: &h.word_bits,
             exact_bits: &h.exact_bits,
@@ -625,6 +743,12 @@ mod tests {
             "A man walks past a damaged building in Douma, Syria, May 3, 2016.",
             "A boy rides a bicycle along a destroyed road in Homs, Syria, June 1, 2015...more",
             "Children queue for bread outside a bakery in Aleppo, Syria, July 12, 2016. (Photo by X/AFP)",
+            // A word twice, a bigram twice, a fact twice, and words that change length
+            // or split differently in lower case.
+            "Smoke rises over Gaza as smoke rises over Gaza City, Gaza, on October 9, 2023.",
+            "İSTANBUL ÇARŞI: Ärzte in STRAẞE 12 treat 3 people, Ωmega reports.",
+            "Mosul",
+            "",
         ];
         let mut entries = Entries::default();
         let fs: Vec<Features> = texts.iter().map(|t| crate::features(t)).collect();
@@ -635,9 +759,21 @@ mod tests {
             let got = entries.get(i);
             let want = f.as_ref();
             assert_eq!(got.words, want.words);
-            assert_eq!(got.bigrams, want.bigrams);
+            let (mut got_buf, mut want_buf) = (Vec::new(), Vec::new());
+            assert_eq!(
+                got.grams.resolve(&mut got_buf),
+                want.grams.resolve(&mut want_buf),
+                "bigrams of {:?}",
+                texts[i]
+            );
+            assert_eq!(want.grams.resolve(&mut want_buf), &f.bigrams[..]);
+            assert_eq!(
+                (got.gram_count, got.gram_bits),
+                (f.bigrams.len(), f.gram_bits)
+            );
             let mut words: Vec<&str> = got.vocab.words().collect();
             words.sort_unstable();
+            words.dedup();
             assert_eq!(words, want.vocab.words().collect::<Vec<_>>());
             assert_eq!(got.last_word, want.last_word);
             assert_eq!(got.word_bits, want.word_bits);
@@ -649,9 +785,65 @@ mod tests {
         }
         assert!(entries.get(1).last_word.is_some());
         // Words shared by the captions are kept once.
-        let distinct: std::collections::BTreeSet<&str> =
-            fs.iter().flat_map(|f| f.vocab.iter()).collect();
+        let distinct: std::collections::BTreeSet<&str> = fs
+            .iter()
+            .flat_map(|f| f.vocab.iter().chain(f.facts.split(' ')))
+            .filter(|w| !w.is_empty())
+            .collect();
         assert_eq!(entries.dict.len(), distinct.len());
+    }
+
+    proptest::proptest! {
+        /// An entry makes again exactly the bigrams its text's features hold, whatever
+        /// the text (words in any case and script, digits, repeats, punctuation).
+        #[test]
+        fn entries_make_the_bigrams_of_their_texts(
+            texts in proptest::collection::vec(
+                "([A-Za-z0-9İıßẞÇçΩω'éÉ]{1,8}[ ,.:()/-]{1,2}){0,24}",
+                1..6,
+            )
+        ) {
+            let mut entries = Entries::default();
+            let fs: Vec<Features> = texts.iter().map(|t| crate::features(t)).collect();
+            for f in &fs {
+                entries.push(f);
+            }
+            let mut buf = Vec::new();
+            for (i, f) in fs.iter().enumerate() {
+                proptest::prop_assert_eq!(entries.get(i).grams.resolve(&mut buf), &f.bigrams[..]);
+            }
+        }
+
+        /// The bigram-bit bound only ever rejects what the score would: the answer is
+        /// the one without it, for a text against an entry and against features.
+        #[test]
+        fn the_bigram_bound_changes_no_answer(
+            words in proptest::collection::vec("[a-z]{2,6}|[A-Z][a-z]{2,5}|[0-9]{1,3}", 6..30),
+            cut in 0usize..12,
+            swap in 0usize..30,
+            threshold in 0.2f32..0.95,
+        ) {
+            let base = words.join(" ");
+            let mut copy = words[..words.len() - cut.min(words.len() - 5)].to_vec();
+            let at = swap % copy.len();
+            copy[at] = "zz".to_string();
+            let (fb, fc) = (crate::features(&base), crate::features(&copy.join(" ")));
+            let mut entries = Entries::default();
+            entries.push(&fb);
+            entries.push(&fc);
+            fn unbounded(mut r: FeatRef<'_>) -> FeatRef<'_> {
+                r.gram_bits = u64::MAX;
+                r
+            }
+            for (x, y, e) in [(&fc, &fb, 0), (&fb, &fc, 1)] {
+                let want = crate::near::similarity_of(unbounded(x.as_ref()), unbounded(y.as_ref()), threshold);
+                proptest::prop_assert_eq!(crate::near::similarity_of(x.as_ref(), y.as_ref(), threshold), want);
+                proptest::prop_assert_eq!(crate::near::similarity_of(x.as_ref(), entries.get(e), threshold), want);
+                // (Which text is the shorter decides ties of length: the order counts.)
+                let want = crate::near::similarity_of(unbounded(y.as_ref()), unbounded(x.as_ref()), threshold);
+                proptest::prop_assert_eq!(crate::near::similarity_of(entries.get(e), x.as_ref(), threshold), want);
+            }
+        }
     }
 
     #[test]
@@ -660,17 +852,38 @@ mod tests {
         let ids: Vec<u32> = (0..70_000).map(|i| dict.intern(&format!("w{i}"))).collect();
         assert_eq!(ids, (0..70_000).collect::<Vec<u32>>());
         assert_eq!(dict.intern("w123"), 123);
-        // Gaps of one, two and three bytes, and a first word numbered above zero.
-        let chosen = [5u32, 6, 200, 201, 20_000, 69_999];
+        // Numbers of one, two and three bytes, in no order, one twice.
+        let chosen = [5u32, 69_999, 6, 200, 20_000, 201, 6];
+        let mut bytes = Vec::new();
+        for &id in &chosen {
+            write_gap(&mut bytes, id);
+        }
+        let got: Vec<&str> = Vocab::Ids(&bytes, &dict).words().collect();
+        let want: Vec<String> = chosen.iter().map(|i| format!("w{i}")).collect();
+        assert_eq!(got, want);
+        // Fact numbers as gaps: ascending, the first above zero.
+        let facts = [5u32, 6, 200, 201, 20_000, 69_999];
         let mut gaps = Vec::new();
         let mut next = 0;
-        for &id in &chosen {
+        for &id in &facts {
             write_gap(&mut gaps, id - next);
             next = id + 1;
         }
-        let got: Vec<&str> = Vocab::Ids(&gaps, &dict).words().collect();
-        let want: Vec<String> = chosen.iter().map(|i| format!("w{i}")).collect();
-        assert_eq!(got, want);
+        let mut buf = Vec::new();
+        let grams = Grams::Words {
+            words: &[],
+            facts: &gaps,
+            dict: &dict,
+        }
+        .resolve(&mut buf)
+        .to_vec();
+        let mut want: Vec<u32> = facts
+            .iter()
+            .map(|i| crate::near::fact_gram(&format!("w{i}")))
+            .collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(grams, want);
         // A damaged list ends rather than reading past its end.
         assert_eq!(Vocab::Ids(&[0x80], &dict).words().count(), 0);
         assert_eq!(

@@ -11,7 +11,7 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use crate::compact::{Bits, Chunked, Entries, FeatRef, KeyChange, KeyTable, Vocab};
+use crate::compact::{Bits, Chunked, Entries, FeatRef, Grams, KeyChange, KeyTable, Vocab};
 
 /// Hash functions in a signature.
 pub const HASHES: usize = 30;
@@ -39,6 +39,13 @@ pub struct Features {
     /// The identity's distinct lower-case words, sorted: every word of a copy must be
     /// found (up to a typo) among the words of the photograph's fuller text.
     pub vocab: Words,
+    /// The identity's lower-case words in order, separated by single spaces, and its
+    /// fact words (numbers, capitalised words) in lower case: what the bigrams are made
+    /// of, so that an index can keep these (a byte or two a word) and make the bigrams
+    /// again (four bytes each) when it verifies.
+    pub sequence: Box<str>,
+    /// See [`Features::sequence`].
+    pub facts: Box<str>,
     /// The identity's last word when the text was cut short (it may be cut mid-word).
     pub last_word: Option<Box<str>>,
     /// A 256-bit set of the identity's words (one bit each): a quick, never-wrong bound on
@@ -48,6 +55,9 @@ pub struct Features {
     /// of them set here and not in the other identity's `word_bits` is a word that
     /// cannot be found there.
     pub exact_bits: [u64; 4],
+    /// A 64-bit set of the bigrams ([`gram_bit`]): a quick, never-wrong bound on how
+    /// many bigrams of another text this one shares.
+    pub gram_bits: u64,
     /// MinHash signature of the bigrams.
     pub signature: [u32; HASHES],
     /// Hash of the first words (when there are enough of them).
@@ -94,7 +104,9 @@ impl Features {
     pub(crate) fn as_ref(&self) -> FeatRef<'_> {
         FeatRef {
             words: self.words,
-            bigrams: &self.bigrams,
+            grams: Grams::Hashes(&self.bigrams),
+            gram_count: self.bigrams.len(),
+            gram_bits: self.gram_bits,
             vocab: Vocab::Text(self.vocab.as_str()),
             last_word: self.last_word.as_deref(),
             word_bits: &self.word_bits,
@@ -221,8 +233,32 @@ fn words(identity: &str) -> Vec<&str> {
         .collect()
 }
 
-fn h32(s: &[u8]) -> u32 {
-    xxhash_rust::xxh3::xxh3_64(s) as u32
+/// The hash of a lower-case word (a word's bigrams and bits are made from it).
+pub(crate) fn word_hash(w: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(w.as_bytes())
+}
+
+/// The bigram of two consecutive words, by their [`word_hash`]es.
+pub(crate) fn pair_gram(a: u64, b: u64) -> u32 {
+    (a ^ b.rotate_left(21)) as u32
+}
+
+/// The bigram an identity of one word has in place of pairs.
+pub(crate) fn single_gram(h: u64) -> u32 {
+    h as u32
+}
+
+/// The bit of a bigram in [`Features::gram_bits`].
+pub(crate) fn gram_bit(g: u32) -> u64 {
+    1 << (g.wrapping_mul(0x9E37_79B1) >> 26)
+}
+
+/// The extra bigram of a fact word (given in lower case).
+pub(crate) fn fact_gram(lower: &str) -> u32 {
+    let mut b = Vec::with_capacity(lower.len() + 1);
+    b.push(b'#');
+    b.extend(lower.bytes());
+    xxhash_rust::xxh3::xxh3_64(&b) as u32
 }
 
 /// Per-hash multipliers and offsets of the MinHash family (odd multipliers, fixed seed).
@@ -271,31 +307,29 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
     let ws = words(&id);
     let lower_id = id.to_lowercase();
     let lower = words(&lower_id);
-    let word_hashes: Vec<u64> = lower
-        .iter()
-        .map(|w| xxhash_rust::xxh3::xxh3_64(w.as_bytes()))
-        .collect();
+    let word_hashes: Vec<u64> = lower.iter().map(|w| word_hash(w)).collect();
     let mut bigrams: Vec<u32> = word_hashes
         .windows(2)
-        .map(|p| (p[0] ^ p[1].rotate_left(21)) as u32)
+        .map(|p| pair_gram(p[0], p[1]))
         .collect();
     if lower.len() == 1 {
-        bigrams.push(h32(lower[0].as_bytes()));
+        bigrams.push(single_gram(word_hashes[0]));
     }
     // Facts (numbers, capitalised words) weigh more in the signature: they are what tells
     // two photographs of one formula apart.
+    let mut facts: Vec<String> = Vec::new();
     for (n, w) in ws.iter().enumerate() {
         let fact = w.bytes().any(|c| c.is_ascii_digit())
             || (n > 0 && w.chars().next().is_some_and(char::is_uppercase));
         if fact {
-            let mut b = Vec::with_capacity(w.len() + 1);
-            b.push(b'#');
-            b.extend(w.to_lowercase().bytes());
-            bigrams.push(h32(&b));
+            let w = w.to_lowercase();
+            bigrams.push(fact_gram(&w));
+            facts.push(w);
         }
     }
     bigrams.sort_unstable();
     bigrams.dedup();
+    let gram_bits = bigrams.iter().fold(0, |bits, &g| bits | gram_bit(g));
     let mut signature = [u32::MAX; HASHES];
     for &b in &bigrams {
         let x = u64::from(b);
@@ -319,6 +353,7 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         }
     }
     let vocab = Words::new(lower.clone());
+    let sequence = lower.join(" ").into_boxed_str();
     let prefix = (lower.len() >= PREFIX_WORDS).then(|| {
         word_hashes[..PREFIX_WORDS]
             .iter()
@@ -333,6 +368,8 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         words: lower.len(),
         bigrams: bigrams.into_boxed_slice(),
         vocab,
+        sequence,
+        facts: facts.join(" ").into_boxed_str(),
         word_bits,
         exact_bits,
         last_word: if truncated {
@@ -340,6 +377,7 @@ fn features_of_normalized(text: &str, normalized: &str) -> Features {
         } else {
             None
         },
+        gram_bits,
         signature,
         prefix,
         truncated,
@@ -481,9 +519,24 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
         return None;
     }
     let (short, long) = if a.words <= b.words { (a, b) } else { (b, a) };
+    // Bigrams shared are at most those of one text whose bits the other's set has: a
+    // bound that rejects most candidates before an entry's bigrams are made again.
+    let smaller = a.gram_count.min(b.gram_count).max(1);
+    let bound = |held: &[u32], bits: u64| held.iter().filter(|&&g| bits & gram_bit(g) != 0).count();
+    let most = match (a.grams, b.grams) {
+        (Grams::Hashes(h), _) => Some(bound(h, b.gram_bits)),
+        (_, Grams::Hashes(h)) => Some(bound(h, a.gram_bits)),
+        _ => None,
+    };
+    if most.is_some_and(|m| (m as f32 / smaller as f32) < threshold) {
+        return None;
+    }
+    let (mut a_buf, mut b_buf) = (Vec::new(), Vec::new());
+    let a_grams = a.grams.resolve(&mut a_buf);
+    let b_grams = b.grams.resolve(&mut b_buf);
     let (mut i, mut j, mut shared) = (0, 0, 0usize);
-    while i < a.bigrams.len() && j < b.bigrams.len() {
-        match a.bigrams[i].cmp(&b.bigrams[j]) {
+    while i < a_grams.len() && j < b_grams.len() {
+        match a_grams[i].cmp(&b_grams[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
@@ -493,7 +546,7 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
             }
         }
     }
-    let smaller = a.bigrams.len().min(b.bigrams.len()).max(1);
+    debug_assert_eq!(smaller, a_grams.len().min(b_grams.len()).max(1));
     let score = shared as f32 / smaller as f32;
     if score < threshold {
         return None;
@@ -580,8 +633,8 @@ impl Eligible {
 /// [`NearIndex::publish`]ed, then visible to [`Prober`]s (other threads verifying the
 /// next texts ahead of their lookup); the index's own lookups see pending ones too.
 ///
-/// Memory: per entry 104 bytes, 4 per bigram and a byte or two per distinct word (see
-/// `compact.rs`), plus 4 bytes per key it is found by; per distinct key, 14 bytes.
+/// Memory: per entry 112 bytes and a byte or two per word of its identity and per fact
+/// word (see `compact.rs`), plus 4 bytes per key it is found by; per distinct key, 14 bytes.
 #[derive(Debug, Default)]
 pub struct NearIndex {
     threshold: f32,
