@@ -255,10 +255,20 @@ pub(crate) fn gram_bit(g: u32) -> u64 {
 
 /// The extra bigram of a fact word (given in lower case).
 pub(crate) fn fact_gram(lower: &str) -> u32 {
-    let mut b = Vec::with_capacity(lower.len() + 1);
-    b.push(b'#');
-    b.extend(lower.bytes());
-    xxhash_rust::xxh3::xxh3_64(&b) as u32
+    // Verification makes these again for every candidate it scores: a word of the usual
+    // length is hashed from the stack, without an allocation.
+    let w = lower.as_bytes();
+    let mut stack = [0u8; 64];
+    let mut heap = Vec::new();
+    let b: &mut [u8] = if w.len() < stack.len() {
+        &mut stack[..w.len() + 1]
+    } else {
+        heap.resize(w.len() + 1, 0);
+        &mut heap
+    };
+    b[0] = b'#';
+    b[1..].copy_from_slice(w);
+    xxhash_rust::xxh3::xxh3_64(b) as u32
 }
 
 /// Per-hash multipliers and offsets of the MinHash family (odd multipliers, fixed seed).
@@ -1014,6 +1024,15 @@ mod tests {
     use super::*;
 
     const BASE: &str = "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016. Residents say the area was shelled overnight. (Photo by Rami Haddad/AFP Photo)";
+
+    #[test]
+    fn a_fact_gram_is_the_hash_of_the_marked_word_at_any_length() {
+        for n in [0, 1, 62, 63, 64, 200] {
+            let w = "é".repeat(n / 2) + &"a".repeat(n % 2);
+            let want = xxhash_rust::xxh3::xxh3_64(format!("#{w}").as_bytes()) as u32;
+            assert_eq!(fact_gram(&w), want, "{} bytes", w.len());
+        }
+    }
 
     fn same(a: &str, b: &str) -> bool {
         similarity(&features(a), &features(b), DEFAULT_THRESHOLD).is_some()
