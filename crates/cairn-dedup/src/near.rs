@@ -783,17 +783,42 @@ impl View<'_> {
                 candidates.push(e);
             }
         };
-        for key in band_keys(f) {
-            self.shared.keys.for_each_id(key, &mut keep);
-            if let Some(c) = self.pending_keys.and_then(|p| p.get(&key)) {
-                c.ids.iter().copied().for_each(&mut keep);
+        let mut keys = [0u64; BANDS + 1];
+        let mut n = 0;
+        for (slot, key) in keys.iter_mut().zip(band_keys(f)) {
+            *slot = key;
+            n += 1;
+        }
+        let keys = &keys[..n];
+        self.shared.keys.for_each_id_of(keys, &mut keep);
+        if let Some(p) = self.pending_keys {
+            for key in keys {
+                if let Some(c) = p.get(key) {
+                    c.ids.iter().copied().for_each(&mut keep);
+                }
             }
         }
         candidates.sort_unstable();
         candidates.dedup();
         let f = f.as_ref();
         let bits = f.bits();
-        for e in candidates {
+        // The candidates' heads are far apart in a large index: ask for each a few
+        // candidates before it is read.
+        let published = self.shared.entries.len();
+        let prefetch = |e: u32| {
+            if (e as usize) < published {
+                self.shared.entries.prefetch(e as usize);
+            }
+        };
+        candidates
+            .iter()
+            .take(PREFETCH_AHEAD)
+            .copied()
+            .for_each(prefetch);
+        for (i, &e) in candidates.iter().enumerate() {
+            if let Some(&ahead) = candidates.get(i + PREFETCH_AHEAD) {
+                prefetch(ahead);
+            }
             // The bounds first, from the entry's fixed fields: most candidates stop there,
             // before their words and bigrams are read.
             if !may_be_similar(bits, self.bits(e)) {
@@ -820,6 +845,10 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
     });
     bands.chain(f.prefix.map(|p| p ^ 0xA5A5_A5A5_A5A5_A5A5))
 }
+
+/// How many candidates ahead [`View::verify_candidates`] asks for an entry's head: enough
+/// to overlap several cache misses, few enough that the first are still cached when read.
+const PREFETCH_AHEAD: usize = 8;
 
 /// How many distinct texts with a key may be found through it ([`Eligible`]).
 pub const MAX_BUCKET: usize = 128;
