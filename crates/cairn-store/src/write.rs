@@ -513,6 +513,13 @@ impl Archive {
             path: db_path.clone(),
             source,
         };
+        // Each index is built by a scan of its table, whose pages lie among the other
+        // tables' pages (they grew together): from the disk, that is small reads all over
+        // the file. One read of the file from start to end first leaves it in the system's
+        // cache for the scans. On a million-page archive (3.6 GB), cold: 20 to 22 s for the
+        // read and the three builds, against 28 to 67 s for the builds alone. A failed read
+        // only loses that; SQLite reports what is wrong with the file itself.
+        let _ = read_through(&db_path);
         let w = self.writer_mut();
         // The indexes are built, and later writes look keys up in them, with the whole cache.
         w.conn
@@ -833,6 +840,16 @@ fn remember(map: &mut Option<FxHashMap<[u8; 16], u32>>, key: [u8; 16], id: i64) 
     }
 }
 
+/// Reads a file from start to end in 1 MiB reads, keeping nothing (the bytes stay in the
+/// operating system's cache, not in this process); the number of bytes read.
+fn read_through(path: &std::path::Path) -> std::io::Result<u64> {
+    let file = std::fs::File::open(path)?;
+    std::io::copy(
+        &mut std::io::BufReader::with_capacity(1 << 20, file),
+        &mut std::io::sink(),
+    )
+}
+
 /// zstd level for a source's bytes.
 const BLOB_LEVEL: i32 = 3;
 
@@ -942,6 +959,16 @@ mod tests {
             );
             assert_eq!(zstd::stream::decode_all(&frame[..]).unwrap(), bytes);
         }
+    }
+
+    #[test]
+    fn read_through_reads_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let bytes = text(3 << 20 | 12_345, 3);
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_through(&path).unwrap(), bytes.len() as u64);
+        assert!(read_through(&dir.path().join("missing")).is_err());
     }
 
     #[test]
