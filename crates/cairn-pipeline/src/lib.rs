@@ -299,13 +299,6 @@ const RELEASE_INPUTS: usize = 1 << 16;
 /// The least input for a bulk write by default ([`Options::bulk_min_bytes`]).
 pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
 
-fn input_size(input: &Input) -> u64 {
-    match input {
-        Input::File(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-        Input::Stdin => 0,
-    }
-}
-
 /// A source read for a batch, rendered, its captions found and keyed; extracted once
 /// the batch knows which of its captions are new.
 struct Keyed {
@@ -426,7 +419,8 @@ pub fn ingest(
     };
     let prober = near.as_ref().map(NearClusterer::prober);
     let mut known = Known::load(archive)?;
-    let (inputs, errors) = cairn_ingest::expand_paths(paths);
+    let (sized, errors) = cairn_ingest::expand_paths_sized(paths);
+    let (inputs, sizes): (Vec<Input>, Vec<u64>) = sized.into_iter().unzip();
     let mut report = Report {
         inputs: (inputs.len() + errors.len()) as u64,
         ..Default::default()
@@ -437,7 +431,6 @@ pub fn ingest(
             message: e.to_string(),
         });
     }
-    let sizes: Vec<u64> = inputs.iter().map(input_size).collect();
     let planned: u64 = sizes.iter().sum();
     on_event(Event::Planned {
         inputs: inputs.len() as u64,
