@@ -771,7 +771,7 @@ fn input_files(paths: Vec<String>) -> PyResult<Vec<String>> {
     }
     inputs
         .into_iter()
-        .map(|i| match i {
+        .map(|(i, _)| match i {
             cairn_ingest::Input::File(p) => std::path::absolute(&p)
                 .map(|p| p.display().to_string())
                 .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display()))),

@@ -28,7 +28,7 @@ use sha2::{Digest, Sha256};
 
 pub use decode::{Decoded, decode_text, sniff_binary};
 pub use detect::{Format, detect};
-pub use walk::{Input, expand_paths, expand_paths_sized};
+pub use walk::{Input, expand_paths};
 
 /// The largest source read whole (bigger files are refused with a clear error).
 pub const MAX_SOURCE_BYTES: u64 = 512 * 1024 * 1024;

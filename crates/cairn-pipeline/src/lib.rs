@@ -419,7 +419,7 @@ pub fn ingest(
     };
     let prober = near.as_ref().map(NearClusterer::prober);
     let mut known = Known::load(archive)?;
-    let (sized, errors) = cairn_ingest::expand_paths_sized(paths);
+    let (sized, errors) = cairn_ingest::expand_paths(paths);
     let (inputs, sizes): (Vec<Input>, Vec<u64>) = sized.into_iter().unzip();
     let mut report = Report {
         inputs: (inputs.len() + errors.len()) as u64,
