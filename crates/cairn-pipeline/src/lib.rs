@@ -290,6 +290,9 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
     keyed.finish(extractor, None, &every, None).0
 }
 
+/// Captions of one source from which its extraction runs in parallel.
+const PARALLEL_CAPTIONS: usize = 64;
+
 /// Files up to this size are read in parallel runs; larger ones stream.
 const SMALL_INPUT: u64 = 4 * 1024 * 1024;
 
@@ -344,24 +347,47 @@ impl Keyed {
             extract,
             warnings: too_long,
         } = self;
-        let mut features = Vec::new();
-        let mut occurrences = Vec::with_capacity(segments.len());
-        for (i, (seg, key)) in segments.into_iter().zip(keys).enumerate() {
-            let record = (extract[i] || fresh[i])
-                .then(|| extractor.caption_record(&seg.text, doc.embedded.as_ref()));
-            if let Some(prober) = near.filter(|_| fresh[i]) {
+        let embedded = doc.embedded.as_ref();
+        let one = |i: usize, seg: cairn_model::Segment, key: [u8; 16]| {
+            let record =
+                (extract[i] || fresh[i]).then(|| extractor.caption_record(&seg.text, embedded));
+            let features = near.filter(|_| fresh[i]).map(|prober| {
                 let f = cairn_dedup::features(&seg.text);
                 let probe = prober.probe(&f);
-                features.push((key, f, probe));
-            }
+                (key, f, probe)
+            });
             let packed = packer.zip(record.as_ref()).map(|(p, r)| p.pack(r));
-            occurrences.push(NewOccurrence {
+            let occurrence = NewOccurrence {
                 key,
                 span: seg.span,
                 text: seg.text,
                 record,
                 packed,
-            });
+            };
+            (occurrence, features)
+        };
+        // A source with many captions (a long text file, a big gallery) is worked on by
+        // every thread, in order: the batch's sources alone would leave one thread on it.
+        let done: Vec<(NewOccurrence, Option<Fresh>)> = if segments.len() >= PARALLEL_CAPTIONS {
+            segments
+                .into_par_iter()
+                .zip(keys)
+                .enumerate()
+                .map(|(i, (seg, key))| one(i, seg, key))
+                .collect()
+        } else {
+            segments
+                .into_iter()
+                .zip(keys)
+                .enumerate()
+                .map(|(i, (seg, key))| one(i, seg, key))
+                .collect()
+        };
+        let mut features = Vec::new();
+        let mut occurrences = Vec::with_capacity(done.len());
+        for (occurrence, fresh) in done {
+            occurrences.push(occurrence);
+            features.extend(fresh);
         }
         let mut warnings = doc.warnings;
         warnings.extend(too_long);
@@ -666,4 +692,61 @@ pub fn ingest(
         archive.compact_index(4)?;
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source with enough captions to be worked on in parallel gives each occurrence,
+    /// in order, the record and key its caption has alone, and probes each new text once.
+    #[test]
+    fn a_source_of_many_captions_keeps_their_order() {
+        let captions: Vec<String> = (0..3 * PARALLEL_CAPTIONS)
+            .map(|i| {
+                format!(
+                    "Residents inspect a damaged building in Aleppo, Syria, on March {}, 2016, \
+                     after strike number {i}. (Photo by Rami Qasim/AFP)",
+                    1 + i % 28
+                )
+            })
+            .collect();
+        let text = captions.join("\n\n");
+        let doc = cairn_ingest::document_from_bytes(
+            "file:///many.txt".into(),
+            "many.txt",
+            text.into_bytes(),
+        )
+        .unwrap();
+        let extractor = Extractor::bundled();
+        let keyed = Keyed::new(doc);
+        assert_eq!(keyed.keys.len(), captions.len());
+        // Every other caption is new; the rest are taken for texts seen before.
+        let fresh: Vec<bool> = (0..captions.len()).map(|i| i % 2 == 0).collect();
+        let index = cairn_dedup::NearIndex::new(cairn_dedup::DEFAULT_THRESHOLD);
+        let prober = index.prober();
+        let (source, features) = keyed.finish(&extractor, None, &fresh, Some(&prober));
+        assert_eq!(source.occurrences.len(), captions.len());
+        let mut last_end = 0;
+        for (i, (o, c)) in source.occurrences.iter().zip(&captions).enumerate() {
+            assert_eq!(&o.text, c);
+            assert_eq!(o.key, cairn_dedup::exact_key(c).to_bytes());
+            assert!(o.span.start >= last_end);
+            last_end = o.span.end;
+            match &o.record {
+                Some(r) => {
+                    assert!(fresh[i]);
+                    assert_eq!(r, &extractor.caption_record(c, None));
+                }
+                None => assert!(!fresh[i]),
+            }
+        }
+        let keys: Vec<[u8; 16]> = features.iter().map(|(k, _, _)| *k).collect();
+        let want: Vec<[u8; 16]> = captions
+            .iter()
+            .step_by(2)
+            .map(|c| cairn_dedup::exact_key(c).to_bytes())
+            .collect();
+        assert_eq!(keys, want);
+    }
 }
