@@ -290,7 +290,7 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
     keyed.finish(extractor, None, &every, None).0
 }
 
-/// Captions of one source from which its extraction runs in parallel.
+/// Captions of one source from which its extraction runs on several threads.
 const PARALLEL_CAPTIONS: usize = 64;
 
 /// Files up to this size are read in parallel runs; larger ones stream.
@@ -368,27 +368,15 @@ impl Keyed {
         };
         // A source with many captions (a long text file, a big gallery) is worked on by
         // every thread, in order: the batch's sources alone would leave one thread on it.
-        let done: Vec<(NewOccurrence, Option<Fresh>)> = if segments.len() >= PARALLEL_CAPTIONS {
-            segments
-                .into_par_iter()
-                .zip(keys)
-                .enumerate()
-                .map(|(i, (seg, key))| one(i, seg, key))
-                .collect()
-        } else {
-            segments
-                .into_iter()
-                .zip(keys)
-                .enumerate()
-                .map(|(i, (seg, key))| one(i, seg, key))
-                .collect()
-        };
-        let mut features = Vec::new();
-        let mut occurrences = Vec::with_capacity(done.len());
-        for (occurrence, fresh) in done {
-            occurrences.push(occurrence);
-            features.extend(fresh);
-        }
+        // One with fewer stays on its thread in one piece.
+        let (occurrences, fresh_features): (Vec<NewOccurrence>, Vec<Option<Fresh>>) = segments
+            .into_par_iter()
+            .zip(keys)
+            .enumerate()
+            .with_min_len(PARALLEL_CAPTIONS)
+            .map(|(i, (seg, key))| one(i, seg, key))
+            .unzip();
+        let features: Vec<Fresh> = fresh_features.into_iter().flatten().collect();
         let mut warnings = doc.warnings;
         warnings.extend(too_long);
         let packed = packer.and_then(|_| cairn_store::pack(&doc.bytes).ok());
