@@ -51,6 +51,10 @@ pub struct Options {
     /// The least input for a bulk write ([`Archive::begin_bulk`]); it must also be at
     /// least half as much again as the archive holds.
     pub bulk_min_bytes: u64,
+    /// A source with more captions than this (a long text file) is extracted and handed
+    /// to the writer this many captions at a time, all stored in one transaction: the
+    /// records of the whole source are never in memory together.
+    pub part_captions: usize,
 }
 
 impl Default for Options {
@@ -62,6 +66,7 @@ impl Default for Options {
             max_bucket: cairn_dedup::MAX_BUCKET as u8,
             read: cairn_ingest::ReadOptions::default(),
             bulk_min_bytes: BULK_MIN_BYTES,
+            part_captions: PART_CAPTIONS,
         }
     }
 }
@@ -226,11 +231,11 @@ pub enum Event {
         /// Their total size in bytes, where known.
         bytes: u64,
     },
-    /// A source was read and processed.
+    /// A source, or a part of a long one, was read and processed.
     Read {
-        /// Its size.
+        /// Its size (a part's share of it).
         bytes: u64,
-        /// Captions found in it.
+        /// Captions found in it (in the part).
         captions: u64,
     },
     /// A source was read with a problem that did not stop it.
@@ -293,6 +298,10 @@ pub fn prepare(doc: Document, extractor: &Extractor) -> NewSource {
 /// Captions of one source from which its extraction runs on several threads.
 const PARALLEL_CAPTIONS: usize = 64;
 
+/// Captions of a source extracted and stored at a time, by default
+/// ([`Options::part_captions`]).
+pub const PART_CAPTIONS: usize = 16_384;
+
 /// Files up to this size are read in parallel runs; larger ones stream.
 const SMALL_INPUT: u64 = 4 * 1024 * 1024;
 
@@ -305,7 +314,9 @@ pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
 /// A source read for a batch, rendered, its captions found and keyed; extracted once
 /// the batch knows which of its captions are new.
 struct Keyed {
+    /// The document, without its text (the captions' texts are in `segments`).
     doc: Document,
+    text_len: usize,
     segments: Vec<cairn_model::Segment>,
     keys: Vec<[u8; 16]>,
     /// Which captions to extract: the first occurrence of a text not met before (all of
@@ -314,49 +325,39 @@ struct Keyed {
     warnings: Vec<String>,
 }
 
-impl Keyed {
-    fn new(mut doc: Document) -> Self {
-        let (segments, warnings) = cairn_extract::document_segments(doc.segments.take(), &doc.text);
-        let keys = segments
-            .iter()
-            .map(|s| cairn_dedup::exact_key(&s.text).to_bytes())
-            .collect();
-        let extract = vec![doc.embedded.is_some(); segments.len()];
-        Keyed {
-            doc,
-            segments,
-            keys,
-            extract,
-            warnings,
-        }
-    }
+/// What extracting a source's captions needs besides them.
+struct Extracting<'a> {
+    extractor: &'a Extractor,
+    packer: Option<&'a cairn_store::RecordPacker>,
+    embedded: Option<&'a cairn_model::Embedded>,
+    /// Per caption of the source: whether to extract it whatever `fresh` says.
+    extract: &'a [bool],
+    /// Per caption of the source: whether it is a text met for the first time.
+    fresh: &'a [bool],
+    near: Option<&'a cairn_dedup::Prober>,
+}
 
-    /// Extracts what is marked, computes the near-duplicate features of the new texts
-    /// (when asked) and packs records and bytes (when given a packer).
-    fn finish(
-        self,
-        extractor: &Extractor,
-        packer: Option<&cairn_store::RecordPacker>,
-        fresh: &[bool],
-        near: Option<&cairn_dedup::Prober>,
-    ) -> (NewSource, Vec<Fresh>) {
-        let Keyed {
-            doc,
-            segments,
-            keys,
-            extract,
-            warnings: too_long,
-        } = self;
-        let embedded = doc.embedded.as_ref();
+impl Extracting<'_> {
+    /// The occurrences of the source's captions from number `first` on (given with their
+    /// keys): extracts what is marked, computes the near-duplicate features of the new
+    /// texts (when asked) with their probes, in order, and packs records (when given a
+    /// packer).
+    fn occurrences(
+        &self,
+        first: usize,
+        segments: Vec<cairn_model::Segment>,
+        keys: Vec<[u8; 16]>,
+    ) -> (Vec<NewOccurrence>, Vec<Fresh>) {
         let one = |i: usize, seg: cairn_model::Segment, key: [u8; 16]| {
-            let record =
-                (extract[i] || fresh[i]).then(|| extractor.caption_record(&seg.text, embedded));
-            let features = near.filter(|_| fresh[i]).map(|prober| {
+            let new = self.fresh[i];
+            let record = (self.extract[i] || new)
+                .then(|| self.extractor.caption_record(&seg.text, self.embedded));
+            let features = self.near.filter(|_| new).map(|prober| {
                 let f = cairn_dedup::features(&seg.text);
                 let probe = prober.probe(&f);
                 (key, f, probe)
             });
-            let packed = packer.zip(record.as_ref()).map(|(p, r)| p.pack(r));
+            let packed = self.packer.zip(record.as_ref()).map(|(p, r)| p.pack(r));
             let occurrence = NewOccurrence {
                 key,
                 span: seg.span,
@@ -369,30 +370,281 @@ impl Keyed {
         // A source with many captions (a long text file, a big gallery) is worked on by
         // every thread, in order: the batch's sources alone would leave one thread on it.
         // One with fewer stays on its thread in one piece.
-        let (occurrences, fresh_features): (Vec<NewOccurrence>, Vec<Option<Fresh>>) = segments
+        let (occurrences, features): (Vec<NewOccurrence>, Vec<Option<Fresh>>) = segments
             .into_par_iter()
             .zip(keys)
             .enumerate()
             .with_min_len(PARALLEL_CAPTIONS)
-            .map(|(i, (seg, key))| one(i, seg, key))
+            .map(|(i, (seg, key))| one(first + i, seg, key))
             .unzip();
-        let features: Vec<Fresh> = fresh_features.into_iter().flatten().collect();
+        (occurrences, features.into_iter().flatten().collect())
+    }
+}
+
+/// A part of a source with more captions than [`Options::part_captions`]: the first
+/// carries the source with its first captions, the next ones more of its captions;
+/// the writer stores them all in one transaction.
+struct Part {
+    source: Option<Box<NewSource>>,
+    occurrences: Vec<NewOccurrence>,
+    /// The new texts' near-duplicate features, in order.
+    fresh: Vec<Fresh>,
+    /// Captions in the whole source.
+    captions: usize,
+    last: bool,
+}
+
+impl Keyed {
+    fn new(mut doc: Document) -> Self {
+        let text = std::mem::take(&mut doc.text);
+        let (segments, warnings) = cairn_extract::document_segments(doc.segments.take(), &text);
+        let keys = segments
+            .iter()
+            .map(|s| cairn_dedup::exact_key(&s.text).to_bytes())
+            .collect();
+        let extract = vec![doc.embedded.is_some(); segments.len()];
+        Keyed {
+            doc,
+            text_len: text.len(),
+            segments,
+            keys,
+            extract,
+            warnings,
+        }
+    }
+
+    /// The source to store, with `occurrences`; its bytes packed when given a packer.
+    fn source(
+        doc: Document,
+        text_len: usize,
+        too_long: Vec<String>,
+        packer: Option<&cairn_store::RecordPacker>,
+        occurrences: Vec<NewOccurrence>,
+    ) -> NewSource {
         let mut warnings = doc.warnings;
         warnings.extend(too_long);
         let packed = packer.and_then(|_| cairn_store::pack(&doc.bytes).ok());
-        let source = NewSource {
+        NewSource {
             uri: doc.uri,
             kind: doc.kind,
             sha256: doc.sha256,
             encoding: doc.encoding,
-            text_len: doc.text.len(),
+            text_len,
             bytes: doc.bytes,
             packed,
             warnings,
             origin: doc.origin,
             occurrences,
+        }
+    }
+
+    /// Extracts what is marked, computes the near-duplicate features of the new texts
+    /// (when asked) and packs records and bytes (when given a packer).
+    fn finish(
+        self,
+        extractor: &Extractor,
+        packer: Option<&cairn_store::RecordPacker>,
+        fresh: &[bool],
+        near: Option<&cairn_dedup::Prober>,
+    ) -> (NewSource, Vec<Fresh>) {
+        let mut whole = None;
+        self.finish_in_parts(usize::MAX, extractor, packer, fresh, near, &mut |part| {
+            whole = Some(part);
+            true
+        });
+        let whole = whole.expect("a source is at least one part");
+        let source = whole.source.expect("a source's first part carries it");
+        (*source, whole.fresh)
+    }
+
+    /// [`Keyed::finish`] a part of `size` captions at a time, each part given to `send`
+    /// (which says whether to go on) once made: only a part's records are in memory.
+    fn finish_in_parts(
+        self,
+        size: usize,
+        extractor: &Extractor,
+        packer: Option<&cairn_store::RecordPacker>,
+        fresh: &[bool],
+        near: Option<&cairn_dedup::Prober>,
+        send: &mut dyn FnMut(Part) -> bool,
+    ) -> bool {
+        let Keyed {
+            mut doc,
+            text_len,
+            segments,
+            keys,
+            extract,
+            warnings,
+        } = self;
+        let captions = keys.len();
+        let size = size.max(1);
+        let embedded = doc.embedded.take();
+        let extracting = Extracting {
+            extractor,
+            packer,
+            embedded: embedded.as_ref(),
+            extract: &extract,
+            fresh,
+            near,
         };
-        (source, features)
+        let mut segments = segments.into_iter();
+        let mut keys = keys.into_iter();
+        let mut head = Some((doc, warnings));
+        let mut first = 0;
+        while first < captions || head.is_some() {
+            let part_segments: Vec<_> = segments.by_ref().take(size).collect();
+            let part_keys: Vec<_> = keys.by_ref().take(size).collect();
+            let n = part_keys.len();
+            let (occurrences, fresh) = extracting.occurrences(first, part_segments, part_keys);
+            first += n;
+            let last = first >= captions;
+            let part = match head.take() {
+                Some((doc, warnings)) => {
+                    let source = Self::source(doc, text_len, warnings, packer, occurrences);
+                    Part {
+                        source: Some(Box::new(source)),
+                        occurrences: Vec::new(),
+                        fresh,
+                        captions,
+                        last,
+                    }
+                }
+                None => Part {
+                    source: None,
+                    occurrences,
+                    fresh,
+                    captions,
+                    last,
+                },
+            };
+            if !send(part) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Reports a source's warnings, and a warning if it has no captions.
+fn announce(s: &NewSource, captions: usize, report: &mut Report, on_event: &mut dyn FnMut(Event)) {
+    for w in &s.warnings {
+        report.warnings += 1;
+        on_event(Event::Warning {
+            source: s.uri.clone(),
+            message: w.clone(),
+        });
+    }
+    if captions == 0 {
+        report.warnings += 1;
+        on_event(Event::Warning {
+            source: s.uri.clone(),
+            message: "no captions found (no non-blank text)".into(),
+        });
+    }
+}
+
+/// The clusterer of the next write: the near-duplicate one with `fresh` staged, or
+/// exact deduplication only.
+fn staged<'a>(
+    near: &'a mut Option<NearClusterer>,
+    exact_only: &'a mut cairn_store::ExactOnly,
+    fresh: Vec<Fresh>,
+) -> &'a mut dyn cairn_store::Clusterer {
+    match near.as_mut() {
+        Some(n) => {
+            n.stage(fresh);
+            n
+        }
+        None => exact_only,
+    }
+}
+
+/// What the writer holds while it stores a source in parts.
+struct Writing<'a> {
+    near: &'a mut Option<NearClusterer>,
+    exact_only: &'a mut cairn_store::ExactOnly,
+    extractor: &'a Extractor,
+    report: &'a mut Report,
+    on_event: &'a mut dyn FnMut(Event),
+}
+
+impl Writing<'_> {
+    /// Stores a source given in parts ([`Part`]), `first` and those that follow it on
+    /// `rx`, in one transaction; near-duplicate representatives are published after
+    /// each part, for the reader's probes of the next ones.
+    fn parts(
+        &mut self,
+        archive: &mut Archive,
+        first: Part,
+        rx: &crossbeam_channel::Receiver<Prepared>,
+    ) -> Result<BatchSummary> {
+        let Part {
+            source,
+            fresh,
+            captions,
+            mut last,
+            ..
+        } = first;
+        let Some(source) = source else {
+            unreachable!("a source's first part carries it");
+        };
+        announce(&source, captions, self.report, self.on_event);
+        let bytes = source.bytes.len() as u64;
+        // The bytes read are counted as the captions go.
+        let share = |done: usize| bytes * done as u64 / captions.max(1) as u64;
+        let mut done = source.occurrences.len();
+        (self.on_event)(Event::Read {
+            bytes: if last { bytes } else { share(done) },
+            captions: done as u64,
+        });
+        let mut write = archive.begin_write()?;
+        let stored = write.add_source(
+            &source,
+            &mut WithRecords {
+                clusterer: staged(self.near, self.exact_only, fresh),
+                extractor: self.extractor,
+            },
+        );
+        if let Some(n) = self.near.as_mut() {
+            n.publish();
+        }
+        let mut stored = stored?;
+        drop(source);
+        while !last {
+            let part = match rx.recv() {
+                Ok(Prepared::Part(part)) if part.source.is_none() => part,
+                // The reader sends a source's parts one after the other.
+                Ok(_) => unreachable!("a source's parts come one after the other"),
+                // The reader stopped in the middle (it panicked: the panic is raised
+                // when it is joined): the write is rolled back.
+                Err(_) => return Ok(BatchSummary::default()),
+            };
+            last = part.last;
+            let before = share(done);
+            done += part.occurrences.len();
+            let now = if last { bytes } else { share(done) };
+            (self.on_event)(Event::Read {
+                bytes: now - before,
+                captions: part.occurrences.len() as u64,
+            });
+            // A source stored already (named twice) has its parts let go.
+            let Some(stored) = stored.as_mut() else {
+                continue;
+            };
+            let res = write.add_occurrences(
+                stored,
+                &part.occurrences,
+                &mut WithRecords {
+                    clusterer: staged(self.near, self.exact_only, part.fresh),
+                    extractor: self.extractor,
+                },
+            );
+            if let Some(n) = self.near.as_mut() {
+                n.publish();
+            }
+            res?;
+        }
+        Ok(write.commit()?)
     }
 }
 
@@ -406,11 +658,18 @@ enum Ready {
 /// probe against the representatives published when it was read.
 type Fresh = ([u8; 16], cairn_dedup::Features, cairn_dedup::Probe);
 
-/// A batch ready for the writer: its sources (or why each could not be read) and the
-/// near-duplicate features of its new texts, in input order.
-struct Prepared {
-    items: Vec<std::result::Result<Ready, cairn_ingest::Error>>,
-    fresh: Vec<Fresh>,
+/// A source of a batch, keyed; `None` if stored already.
+type Item = std::result::Result<Option<Keyed>, cairn_ingest::Error>;
+
+/// What the writer is given: a batch of sources (or why each could not be read) with
+/// the near-duplicate features of their new texts, in input order; or a part of a
+/// source too long for one batch.
+enum Prepared {
+    Batch {
+        items: Vec<std::result::Result<Ready, cairn_ingest::Error>>,
+        fresh: Vec<Fresh>,
+    },
+    Part(Part),
 }
 
 /// Ingests `paths` (files, directories, `-` for stdin) into `archive`.
@@ -419,7 +678,9 @@ struct Prepared {
 /// occurrence of each caption text not met before is marked, and only those are
 /// extracted (in parallel), while the previous batch is written; at most three batches
 /// are in memory at once. Each batch is one transaction, so an interrupted run leaves
-/// every earlier batch stored, and a re-run skips them.
+/// every earlier batch stored, and a re-run skips them. A source with more captions than
+/// [`Options::part_captions`] is a batch of its own, made and written a part at a time
+/// in one transaction.
 pub fn ingest(
     archive: &mut Archive,
     paths: &[PathBuf],
@@ -464,6 +725,7 @@ pub fn ingest(
     let batch_sources = opts.batch_sources.max(1);
     let batch_bytes = opts.batch_bytes.max(1);
     let read_opts = opts.read.clone();
+    let part_captions = opts.part_captions.max(1);
     // Index entries are committed every few seconds, and at the end.
     archive.set_index_interval(std::time::Duration::from_secs(5));
     let extractor_w = extractor.clone();
@@ -481,7 +743,7 @@ pub fn ingest(
             >|
              -> bool {
                 let batch = std::mem::take(pending);
-                let keyed: Vec<std::result::Result<Option<Keyed>, cairn_ingest::Error>> = batch
+                let keyed: Vec<Item> = batch
                     .into_par_iter()
                     .map(|raw| {
                         let raw = raw?;
@@ -503,28 +765,55 @@ pub fn ingest(
                         _ => Vec::new(),
                     })
                     .collect();
-                let done: Vec<_> = keyed
-                    .into_par_iter()
-                    .zip(fresh)
-                    .map(|(k, fresh)| match k {
-                        Ok(Some(k)) => {
-                            let (source, features) =
-                                k.finish(&extractor, Some(&packer), &fresh, prober.as_ref());
-                            (Ok(Ready::Source(Box::new(source))), features)
-                        }
-                        Ok(None) => (Ok(Ready::Stored), Vec::new()),
-                        Err(e) => (Err(e), Vec::new()),
-                    })
-                    .collect();
-                let mut prepared = Prepared {
-                    items: Vec::with_capacity(done.len()),
-                    fresh: Vec::new(),
+                // The sources are finished and sent in order: runs of them as one
+                // batch, each with more captions than a part alone, in parts.
+                let send_run = |run: &mut Vec<(Item, Vec<bool>)>| -> bool {
+                    if run.is_empty() {
+                        return true;
+                    }
+                    let done: Vec<_> = std::mem::take(run)
+                        .into_par_iter()
+                        .map(|(k, fresh)| match k {
+                            Ok(Some(k)) => {
+                                let (source, features) =
+                                    k.finish(&extractor, Some(&packer), &fresh, prober.as_ref());
+                                (Ok(Ready::Source(Box::new(source))), features)
+                            }
+                            Ok(None) => (Ok(Ready::Stored), Vec::new()),
+                            Err(e) => (Err(e), Vec::new()),
+                        })
+                        .collect();
+                    let mut items = Vec::with_capacity(done.len());
+                    let mut fresh = Vec::new();
+                    for (item, features) in done {
+                        items.push(item);
+                        fresh.extend(features);
+                    }
+                    tx.send(Prepared::Batch { items, fresh }).is_ok()
                 };
-                for (item, features) in done {
-                    prepared.items.push(item);
-                    prepared.fresh.extend(features);
+                let mut run = Vec::new();
+                for (k, fresh) in keyed.into_iter().zip(fresh) {
+                    match k {
+                        Ok(Some(k)) if k.keys.len() > part_captions => {
+                            if !send_run(&mut run) {
+                                return false;
+                            }
+                            let sent = k.finish_in_parts(
+                                part_captions,
+                                &extractor,
+                                Some(&packer),
+                                &fresh,
+                                prober.as_ref(),
+                                &mut |part| tx.send(Prepared::Part(part)).is_ok(),
+                            );
+                            if !sent {
+                                return false;
+                            }
+                        }
+                        k => run.push((k, fresh)),
+                    }
                 }
-                tx.send(prepared).is_ok()
+                send_run(&mut run)
             };
             let mut push =
                 |raw: std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
@@ -602,70 +891,67 @@ pub fn ingest(
         let mut result = Ok(());
         let mut exact_only = cairn_store::ExactOnly;
         for prepared in rx.iter() {
-            let mut sources = Vec::with_capacity(prepared.items.len());
-            for p in prepared.items {
-                match p {
-                    Ok(Ready::Stored) => report.sources_skipped += 1,
-                    Ok(Ready::Source(s)) => {
-                        for w in &s.warnings {
-                            report.warnings += 1;
-                            on_event(Event::Warning {
-                                source: s.uri.clone(),
-                                message: w.clone(),
-                            });
+            let res = match prepared {
+                Prepared::Batch { items, fresh } => {
+                    let mut sources = Vec::with_capacity(items.len());
+                    for p in items {
+                        match p {
+                            Ok(Ready::Stored) => report.sources_skipped += 1,
+                            Ok(Ready::Source(s)) => {
+                                announce(&s, s.occurrences.len(), &mut report, on_event);
+                                on_event(Event::Read {
+                                    bytes: s.bytes.len() as u64,
+                                    captions: s.occurrences.len() as u64,
+                                });
+                                sources.push(*s);
+                            }
+                            Err(e) => {
+                                report.rejected += 1;
+                                on_event(Event::Rejected {
+                                    message: e.to_string(),
+                                });
+                            }
                         }
-                        on_event(Event::Read {
-                            bytes: s.bytes.len() as u64,
-                            captions: s.occurrences.len() as u64,
-                        });
-                        if s.occurrences.is_empty() {
-                            report.warnings += 1;
-                            on_event(Event::Warning {
-                                source: s.uri.clone(),
-                                message: "no captions found (no non-blank text)".into(),
-                            });
-                        }
-                        sources.push(*s);
                     }
-                    Err(e) => {
-                        report.rejected += 1;
-                        on_event(Event::Rejected {
-                            message: e.to_string(),
-                        });
+                    if sources.is_empty() {
+                        continue;
                     }
+                    let mut clusterer = WithRecords {
+                        clusterer: staged(&mut near, &mut exact_only, fresh),
+                        extractor: &extractor_w,
+                    };
+                    let res = archive.write_batch_with(&sources, &mut clusterer);
+                    if let Some(n) = near.as_mut() {
+                        n.publish();
+                    }
+                    res.map_err(Error::from)
                 }
-            }
-            if sources.is_empty() {
-                continue;
-            }
-            let clusterer: &mut dyn cairn_store::Clusterer = match near.as_mut() {
-                Some(n) => {
-                    n.stage(prepared.fresh);
-                    n
+                Prepared::Part(first) => {
+                    let mut writing = Writing {
+                        near: &mut near,
+                        exact_only: &mut exact_only,
+                        extractor: &extractor_w,
+                        report: &mut report,
+                        on_event: &mut *on_event,
+                    };
+                    writing.parts(archive, first, &rx)
                 }
-                None => &mut exact_only,
             };
-            let mut clusterer = WithRecords {
-                clusterer,
-                extractor: &extractor_w,
-            };
-            let res = archive.write_batch_with(&sources, &mut clusterer);
-            if let Some(n) = near.as_mut() {
-                n.publish();
-            }
             match res {
                 Ok(summary) => {
                     report.add(&summary);
                     on_event(Event::Committed(summary));
                 }
                 Err(e) => {
-                    result = Err(e.into());
+                    result = Err(e);
                     break;
                 }
             }
         }
         drop(rx);
-        let _ = producer.join();
+        if let Err(panic) = producer.join() {
+            std::panic::resume_unwind(panic);
+        }
         result
     })?;
     // The near-duplicate index is the largest thing held; what follows (the bulk
@@ -685,6 +971,86 @@ pub fn ingest(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A source made in parts gives, part after part, the occurrences and new texts'
+    /// features it gives whole; the first part carries the source, the last says so.
+    #[test]
+    fn a_source_in_parts_is_the_source_whole() {
+        let text = (0..23)
+            .map(|i| {
+                format!(
+                    "Rescuers search the rubble in Douma, Syria, on day {}.",
+                    i % 17
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let doc = || {
+            cairn_ingest::document_from_bytes(
+                "file:///long.txt".into(),
+                "long.txt",
+                text.clone().into_bytes(),
+            )
+            .unwrap()
+        };
+        let extractor = Extractor::bundled();
+        let index = cairn_dedup::NearIndex::new(cairn_dedup::DEFAULT_THRESHOLD);
+        let prober = index.prober();
+        let fresh: Vec<bool> = (0..23).map(|i| i < 17).collect();
+        let (whole, whole_fresh) =
+            Keyed::new(doc()).finish(&extractor, None, &fresh, Some(&prober));
+        let mut parts = Vec::new();
+        let sent = Keyed::new(doc()).finish_in_parts(
+            5,
+            &extractor,
+            None,
+            &fresh,
+            Some(&prober),
+            &mut |p| {
+                parts.push(p);
+                true
+            },
+        );
+        assert!(sent);
+        assert_eq!(parts.len(), 5);
+        assert!(parts.iter().all(|p| p.captions == 23));
+        let lasts: Vec<bool> = parts.iter().map(|p| p.last).collect();
+        assert_eq!(lasts, [false, false, false, false, true]);
+        let mut occurrences = Vec::new();
+        let mut features = Vec::new();
+        for (i, p) in parts.into_iter().enumerate() {
+            assert_eq!(p.source.is_some(), i == 0);
+            match p.source {
+                Some(s) => {
+                    assert_eq!(
+                        (&s.uri, &s.sha256, s.text_len),
+                        (&whole.uri, &whole.sha256, whole.text_len)
+                    );
+                    assert_eq!(s.bytes, whole.bytes);
+                    occurrences.extend(s.occurrences);
+                }
+                None => occurrences.extend(p.occurrences),
+            }
+            features.extend(p.fresh);
+        }
+        let view = |o: &NewOccurrence| (o.key, o.span, o.text.clone(), o.record.clone());
+        assert_eq!(
+            occurrences.iter().map(view).collect::<Vec<_>>(),
+            whole.occurrences.iter().map(view).collect::<Vec<_>>()
+        );
+        let keys = |f: &[Fresh]| f.iter().map(|(k, _, _)| *k).collect::<Vec<_>>();
+        assert_eq!(keys(&features), keys(&whole_fresh));
+        assert_eq!(features.len(), 17);
+        // A `send` that says stop stops after that part.
+        let mut n = 0;
+        let sent =
+            Keyed::new(doc()).finish_in_parts(5, &extractor, None, &fresh, None, &mut |_| {
+                n += 1;
+                n < 2
+            });
+        assert!(!sent);
+        assert_eq!(n, 2);
+    }
 
     /// A source with enough captions to be worked on in parallel gives each occurrence,
     /// in order, the record and key its caption has alone, and probes each new text once.

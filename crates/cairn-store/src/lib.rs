@@ -24,7 +24,9 @@ pub use read::{
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
     VariantView,
 };
-pub use write::{BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, pack};
+pub use write::{
+    BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource, Write, pack,
+};
 
 /// What can go wrong in the archive.
 #[derive(Debug, thiserror::Error)]

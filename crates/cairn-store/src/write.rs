@@ -191,290 +191,54 @@ impl Archive {
         sources: &[NewSource],
         clusterer: &mut dyn Clusterer,
     ) -> Result<BatchSummary> {
-        let out = self.write_batch_inner(sources, clusterer);
-        if out.is_err() {
-            // The transaction rolled back: the maps may hold keys it added.
-            let w = self.writer_mut();
-            w.variants = None;
-            if w.blobs.is_some() {
-                w.blobs = load_blob_hashes(&w.conn).ok();
-                if w.blobs.is_none() {
-                    // Without the map, the unique index must be there again.
-                    let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
-                }
-            }
-        }
-        out
+        let mut write = self.begin_write()?;
+        write.add_sources(sources, clusterer)?;
+        write.commit()
     }
 
-    fn write_batch_inner(
-        &mut self,
-        sources: &[NewSource],
-        clusterer: &mut dyn Clusterer,
-    ) -> Result<BatchSummary> {
+    /// Opens a write: one transaction (a batch) that sources are then added to, whole or
+    /// a part at a time. See [`Write`].
+    pub fn begin_write(&mut self) -> Result<Write<'_>> {
+        let now = jiff::Timestamp::now().to_string();
+        let dict = self.codec.current();
         let db_path = self.db_path.clone();
-        let err = |source| Error::Db {
+        let err = move |source| Error::Db {
             path: db_path.clone(),
             source,
         };
-        let now = jiff::Timestamp::now().to_string();
-        let mut summary = BatchSummary::default();
-        let codec = self.codec.clone();
         let w = self.writer_mut();
         // Whether the index was given every batch before this one: then this batch's
-        // changes can go to it from memory (else it catches up from the database).
+        // new captions go to it from memory (else it catches up from the database).
         let index_in_step = w.added_seq.is_some();
-        let tx = w.conn.transaction().map_err(err)?;
-        let before: i64 = tx
-            .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
-            .map_err(err)?;
-        let index_in_step = index_in_step && w.added_seq == Some(before);
-        if w.variants.is_none() {
-            w.variants = load_variant_keys(&tx).map_err(err)?;
-        }
-        let variants = &mut w.variants;
-        let blobs = &mut w.blobs;
-        tx.execute("INSERT INTO batch (started_at) VALUES (?1)", [&now])
-            .map_err(err)?;
-        let seq = tx.last_insert_rowid();
-        // Captions this batch creates (with their text and record) and those it adds a
-        // variant to: what the index must be given.
-        let mut created: Vec<(i64, &str, std::borrow::Cow<'_, Record>)> = Vec::new();
-        let mut touched: rustc_hash::FxHashSet<i64> = rustc_hash::FxHashSet::default();
-        // Records are packed with the archive's dictionary; the first batch that brings
-        // the archive to TRAIN_AT records trains it (inside this transaction, so the
-        // dictionary and the records packed with it commit together).
-        let mut trained: Option<std::sync::Arc<Dict>> = None;
-        let dict = match codec.current() {
-            Some(d) => Some(d),
-            None => {
-                trained = train_dictionary(&tx, sources, &now).map_err(err)?;
-                trained.clone()
-            }
+        w.conn.execute_batch("BEGIN").map_err(&err)?;
+        let mut write = Write {
+            archive: self,
+            seq: 0,
+            now,
+            dict,
+            trained: None,
+            summary: BatchSummary::default(),
+            touched: rustc_hash::FxHashSet::default(),
+            index_in_step,
+            gave_index: false,
+            done: false,
         };
-        {
-            let mut exists = tx
-                .prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
-                .map_err(err)?;
-            let mut put_blob = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO blob (sha256, size, codec, data) VALUES (?1, ?2, 'zstd', ?3)",
-                )
-                .map_err(err)?;
-            let mut blob_sha = tx
-                .prepare_cached("SELECT sha256 FROM blob WHERE id = ?1")
-                .map_err(err)?;
-            let mut blob_by_sha = tx
-                .prepare_cached("SELECT 1 FROM blob WHERE sha256 = ?1")
-                .map_err(err)?;
-            let mut put_source = tx
-                .prepare_cached(
-                    "INSERT INTO source (uri, sha256, kind, size, encoding, text_len, ingested_at, batch, warnings, origin)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                )
-                .map_err(err)?;
-            let mut find_variant = tx
-                .prepare_cached("SELECT id FROM variant WHERE key = ?1")
-                .map_err(err)?;
-            let mut touch_caption = tx
-                .prepare_cached("UPDATE caption SET seq = ?1 WHERE id = ?2 AND seq <> ?1")
-                .map_err(err)?;
-            let mut put_caption = tx
-                .prepare_cached("INSERT INTO caption (seq) VALUES (?1)")
-                .map_err(err)?;
-            let mut put_variant = tx
-                .prepare_cached(
-                    "INSERT INTO variant (caption_id, key, text, record) VALUES (?1, ?2, ?3, ?4)",
-                )
-                .map_err(err)?;
-            let mut canonical_text = tx
-                .prepare_cached(
-                    "SELECT v.text FROM caption c JOIN variant v ON v.id = c.canonical_variant WHERE c.id = ?1",
-                )
-                .map_err(err)?;
-            let mut set_canonical = tx
-                .prepare_cached("UPDATE caption SET canonical_variant = ?1 WHERE id = ?2")
-                .map_err(err)?;
-            let mut put_occurrence = tx
-                .prepare_cached(
-                    "INSERT INTO occurrence (source_id, variant_id, ordinal, start, end) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .map_err(err)?;
-            for s in sources {
-                if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
-                    summary.sources_skipped += 1;
-                    continue;
-                }
-                let packed = match &s.packed {
-                    Some(p) => std::borrow::Cow::Borrowed(p),
-                    None => {
-                        std::borrow::Cow::Owned(pack(&s.bytes).map_err(|source| Error::Io {
-                            path: db_path.clone(),
-                            source,
-                        })?)
-                    }
-                };
-                // Without the unique index (a bulk write), the map says whether the
-                // blob is stored; a hash shared with another blob is looked for in full.
-                let stored_blob = match blobs.as_ref() {
-                    None => false,
-                    Some(map) => match map.get(&blob_hash(&s.sha256)) {
-                        None => false,
-                        Some(&id) => {
-                            let sha: String =
-                                blob_sha.query_row([id], |r| r.get(0)).map_err(err)?;
-                            sha == s.sha256 || blob_by_sha.exists([&s.sha256]).map_err(err)?
-                        }
-                    },
-                };
-                if !stored_blob {
-                    put_blob
-                        .execute(params![s.sha256, s.bytes.len() as i64, &packed[..]])
-                        .map_err(err)?;
-                    if let Some(map) = blobs.as_mut() {
-                        map.entry(blob_hash(&s.sha256))
-                            .or_insert(tx.last_insert_rowid());
-                    }
-                }
-                let warnings = serde_json::to_string(&s.warnings).unwrap_or_else(|_| "[]".into());
-                put_source
-                    .execute(params![
-                        s.uri,
-                        s.sha256,
-                        s.kind.as_str(),
-                        s.bytes.len() as i64,
-                        s.encoding,
-                        s.text_len as i64,
-                        now,
-                        seq,
-                        warnings,
-                        s.origin
-                    ])
-                    .map_err(err)?;
-                let source_id = tx.last_insert_rowid();
-                summary.sources_added += 1;
-                for (ordinal, o) in s.occurrences.iter().enumerate() {
-                    let found: Option<i64> = match variants.as_ref() {
-                        Some(map) => map.get(&o.key).map(|&v| i64::from(v)),
-                        None => find_variant
-                            .query_row([&o.key[..]], |r| r.get(0))
-                            .optional()
-                            .map_err(err)?,
-                    };
-                    let variant_id = match found {
-                        // A known text on a new page: the caption's index entry does
-                        // not change (sources are not in the index).
-                        Some(v) => v,
-                        None => {
-                            let record = match &o.record {
-                                Some(r) => std::borrow::Cow::Borrowed(r),
-                                None => std::borrow::Cow::Owned(
-                                    clusterer.record(&o.text).ok_or_else(|| Error::Corrupt {
-                                        path: db_path.clone(),
-                                        message: format!(
-                                            "a new caption text of {} came without its record",
-                                            s.uri
-                                        ),
-                                    })?,
-                                ),
-                            };
-                            let stored = match &o.packed {
-                                Some(p) if p.dict == dict.as_ref().map(|d| d.id) => {
-                                    std::borrow::Cow::Borrowed(&p.stored)
-                                }
-                                _ => {
-                                    std::borrow::Cow::Owned(Codec::encode(&record, dict.as_deref()))
-                                }
-                            };
-                            let record_row: &Stored = &stored;
-                            summary.variants_added += 1;
-                            match clusterer.assign(&o.key, &o.text) {
-                                Some(caption_id) => {
-                                    // A new text of a known photograph.
-                                    put_variant
-                                        .execute(params![
-                                            caption_id,
-                                            &o.key[..],
-                                            o.text,
-                                            record_row
-                                        ])
-                                        .map_err(err)?;
-                                    let v = tx.last_insert_rowid();
-                                    remember(variants, o.key, v);
-                                    let current: String = canonical_text
-                                        .query_row([caption_id], |r| r.get(0))
-                                        .map_err(err)?;
-                                    if clusterer.prefer(caption_id, &o.text, &current) {
-                                        set_canonical
-                                            .execute(params![v, caption_id])
-                                            .map_err(err)?;
-                                    }
-                                    touch_caption
-                                        .execute(params![seq, caption_id])
-                                        .map_err(err)?;
-                                    touched.insert(caption_id);
-                                    summary.variants_joined += 1;
-                                    v
-                                }
-                                None => {
-                                    put_caption.execute([seq]).map_err(err)?;
-                                    let caption_id = tx.last_insert_rowid();
-                                    put_variant
-                                        .execute(params![
-                                            caption_id,
-                                            &o.key[..],
-                                            o.text,
-                                            record_row
-                                        ])
-                                        .map_err(err)?;
-                                    let v = tx.last_insert_rowid();
-                                    remember(variants, o.key, v);
-                                    set_canonical.execute(params![v, caption_id]).map_err(err)?;
-                                    clusterer.created(caption_id, &o.text);
-                                    created.push((caption_id, &o.text, record));
-                                    summary.captions_added += 1;
-                                    v
-                                }
-                            }
-                        }
-                    };
-                    put_occurrence
-                        .execute(params![
-                            source_id,
-                            variant_id,
-                            ordinal as i64,
-                            o.span.start as i64,
-                            o.span.end as i64
-                        ])
-                        .map_err(err)?;
-                    summary.occurrences_added += 1;
-                }
-            }
+        // From here on, a failure rolls the transaction back (`Drop`).
+        let w = write.archive.writer_mut();
+        let before: i64 = w
+            .conn
+            .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+            .map_err(&err)?;
+        let in_step = w.added_seq == Some(before);
+        if w.variants.is_none() {
+            w.variants = load_variant_keys(&w.conn).map_err(&err)?;
         }
-        if summary.sources_added == 0 {
-            // Nothing new: leave no empty batch behind.
-            tx.rollback().map_err(err)?;
-            return Ok(summary);
-        }
-        tx.execute(
-            "UPDATE batch SET sources = ?1 WHERE seq = ?2",
-            params![summary.sources_added as i64, seq],
-        )
-        .map_err(err)?;
-        tx.commit().map_err(err)?;
-        if let Some(d) = trained {
-            codec.install(d);
-        }
-        if index_in_step {
-            self.add_batch_to_index(seq, &created, &touched)?;
-        } else {
-            self.add_changes_to_index()?;
-        }
-        let w = self.writer_mut();
-        if w.committed_at.elapsed() >= w.interval {
-            self.commit_index()?;
-        }
-        Ok(summary)
+        w.conn
+            .execute("INSERT INTO batch (started_at) VALUES (?1)", [&write.now])
+            .map_err(&err)?;
+        write.seq = w.conn.last_insert_rowid();
+        write.index_in_step &= in_step;
+        Ok(write)
     }
 
     /// Starts a write of many batches: drops the database indexes keyed by hashes
@@ -640,14 +404,13 @@ impl Archive {
         Ok(n)
     }
 
-    /// Gives the index writer the captions batch `seq`, just committed, created
-    /// (`created`, from memory) or added variants to (`touched`, read back), when the
-    /// writer was given every batch before it.
-    fn add_batch_to_index(
+    /// Gives the index writer the captions batch `seq`, just committed, added variants
+    /// to (`touched`, read back), when the writer was given every batch before it (the
+    /// captions it created were given as they were stored: see [`Write`]).
+    fn add_touched_to_index(
         &mut self,
         seq: i64,
-        created: &[(i64, &str, std::borrow::Cow<'_, Record>)],
-        touched: &rustc_hash::FxHashSet<i64>,
+        touched: rustc_hash::FxHashSet<i64>,
     ) -> Result<()> {
         let db_path = self.db_path.clone();
         let err = |source| Error::Db {
@@ -663,20 +426,7 @@ impl Archive {
         let known_up_to = w.indexed_max_id.unwrap_or(i64::MAX);
         let mut max_id = known_up_to;
         let mut n = 0;
-        for (id, text, record) in created {
-            if touched.contains(id) {
-                continue;
-            }
-            let doc = IndexDoc {
-                id: *id as u64,
-                text: std::borrow::Cow::Borrowed(text),
-                record: Some(std::borrow::Cow::Borrowed(record.as_ref())),
-            };
-            self.index.add(&w.index_writer, doc, *id <= known_up_to)?;
-            max_id = max_id.max(*id);
-            n += 1;
-        }
-        let mut touched: Vec<i64> = touched.iter().copied().collect();
+        let mut touched: Vec<i64> = touched.into_iter().collect();
         touched.sort_unstable();
         let mut stmt = w
             .conn
@@ -786,6 +536,446 @@ impl Archive {
     }
 }
 
+/// A write in progress: one SQLite transaction (one batch) that sources are added to,
+/// whole ([`Write::add_sources`]) or a part at a time ([`Write::add_source`] with its
+/// first occurrences, then [`Write::add_occurrences`]), so that a source with more
+/// captions than fit in memory at once is still stored in one transaction: a crash
+/// leaves none of it, and a re-run finds it missing and stores it. [`Write::commit`]
+/// stores everything added; a write dropped without it, or after an error, leaves the
+/// archive as it was.
+///
+/// The new captions of each call go to the search index writer as they are stored
+/// (their texts and records need not be kept to the end); a write that does not commit
+/// takes them back out (the index writer is rolled back to its last commit, and the
+/// next write catches up from the database).
+pub struct Write<'a> {
+    archive: &'a mut Archive,
+    seq: i64,
+    now: String,
+    /// The record dictionary this write packs with (trained by it, if `trained`).
+    dict: Option<std::sync::Arc<Dict>>,
+    trained: Option<std::sync::Arc<Dict>>,
+    summary: BatchSummary,
+    /// Captions this write added a variant to: read back for the index after the commit.
+    touched: rustc_hash::FxHashSet<i64>,
+    /// Whether the index writer was given every batch before this one.
+    index_in_step: bool,
+    /// Whether entries went to the index writer during this write.
+    gave_index: bool,
+    done: bool,
+}
+
+impl std::fmt::Debug for Write<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Write")
+            .field("seq", &self.seq)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A source stored by [`Write::add_source`], to which [`Write::add_occurrences`] adds
+/// more of its captions.
+#[derive(Debug)]
+pub struct StoredSource {
+    id: i64,
+    uri: String,
+    next_ordinal: usize,
+}
+
+impl Write<'_> {
+    /// Adds sources with all their occurrences; those already stored (same uri and
+    /// sha256) are skipped.
+    pub fn add_sources(
+        &mut self,
+        sources: &[NewSource],
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<()> {
+        self.put(sources, None, clusterer).map(|_| ())
+    }
+
+    /// Adds one source with the occurrences it carries (its first part); returns the
+    /// handle to add the rest with, or `None` if the source is stored already.
+    pub fn add_source(
+        &mut self,
+        source: &NewSource,
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<Option<StoredSource>> {
+        let mut added = self.put(std::slice::from_ref(source), None, clusterer)?;
+        Ok(added.pop().flatten())
+    }
+
+    /// Adds more occurrences of a source added by this write, after those it has.
+    pub fn add_occurrences(
+        &mut self,
+        source: &mut StoredSource,
+        occurrences: &[NewOccurrence],
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<()> {
+        self.put(&[], Some((source, occurrences)), clusterer)
+            .map(|_| ())
+    }
+
+    /// What the write has changed so far.
+    pub fn summary(&self) -> &BatchSummary {
+        &self.summary
+    }
+
+    /// Stores `sources`, or more occurrences of a source (`more`), and gives the index
+    /// writer the captions they create.
+    fn put<'s>(
+        &mut self,
+        sources: &'s [NewSource],
+        more: Option<(&mut StoredSource, &'s [NewOccurrence])>,
+        clusterer: &mut dyn Clusterer,
+    ) -> Result<Vec<Option<StoredSource>>> {
+        let db_path = self.archive.db_path.clone();
+        let err = |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let seq = self.seq;
+        let Archive {
+            writer,
+            index,
+            codec: _,
+            ..
+        } = &mut *self.archive;
+        let w = writer
+            .as_mut()
+            .expect("archive opened read-only; use Archive::open_writer")
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner());
+        let conn = &w.conn;
+        let variants = &mut w.variants;
+        let blobs = &mut w.blobs;
+        let summary = &mut self.summary;
+        let touched = &mut self.touched;
+        // Records are packed with the archive's dictionary; the write that brings the
+        // archive to TRAIN_AT records trains it (inside its transaction, so the
+        // dictionary and the records packed with it commit together).
+        if self.dict.is_none() {
+            let incoming = sources
+                .iter()
+                .flat_map(|s| &s.occurrences)
+                .chain(more.as_ref().map(|(_, o)| *o).unwrap_or_default());
+            self.trained = train_dictionary(conn, incoming, &self.now).map_err(err)?;
+            self.dict = self.trained.clone();
+        }
+        let dict = self.dict.as_deref();
+        // Captions created here (with their text and record), for the index.
+        let mut created: Vec<(i64, &'s str, std::borrow::Cow<'s, Record>)> = Vec::new();
+        let mut added = Vec::with_capacity(sources.len());
+        {
+            let mut exists = conn
+                .prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
+                .map_err(err)?;
+            let mut put_blob = conn
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO blob (sha256, size, codec, data) VALUES (?1, ?2, 'zstd', ?3)",
+                )
+                .map_err(err)?;
+            let mut blob_sha = conn
+                .prepare_cached("SELECT sha256 FROM blob WHERE id = ?1")
+                .map_err(err)?;
+            let mut blob_by_sha = conn
+                .prepare_cached("SELECT 1 FROM blob WHERE sha256 = ?1")
+                .map_err(err)?;
+            let mut put_source = conn
+                .prepare_cached(
+                    "INSERT INTO source (uri, sha256, kind, size, encoding, text_len, ingested_at, batch, warnings, origin)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )
+                .map_err(err)?;
+            let mut find_variant = conn
+                .prepare_cached("SELECT id FROM variant WHERE key = ?1")
+                .map_err(err)?;
+            let mut touch_caption = conn
+                .prepare_cached("UPDATE caption SET seq = ?1 WHERE id = ?2 AND seq <> ?1")
+                .map_err(err)?;
+            let mut put_caption = conn
+                .prepare_cached("INSERT INTO caption (seq) VALUES (?1)")
+                .map_err(err)?;
+            let mut put_variant = conn
+                .prepare_cached(
+                    "INSERT INTO variant (caption_id, key, text, record) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(err)?;
+            let mut canonical_text = conn
+                .prepare_cached(
+                    "SELECT v.text FROM caption c JOIN variant v ON v.id = c.canonical_variant WHERE c.id = ?1",
+                )
+                .map_err(err)?;
+            let mut set_canonical = conn
+                .prepare_cached("UPDATE caption SET canonical_variant = ?1 WHERE id = ?2")
+                .map_err(err)?;
+            let mut put_occurrence = conn
+                .prepare_cached(
+                    "INSERT INTO occurrence (source_id, variant_id, ordinal, start, end) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(err)?;
+            // The occurrences of one source, numbered from `first`.
+            let mut put_occurrences = |source_id: i64,
+                                       uri: &str,
+                                       first: usize,
+                                       occurrences: &'s [NewOccurrence]|
+             -> Result<()> {
+                for (ordinal, o) in (first..).zip(occurrences) {
+                    let found: Option<i64> = match variants.as_ref() {
+                        Some(map) => map.get(&o.key).map(|&v| i64::from(v)),
+                        None => find_variant
+                            .query_row([&o.key[..]], |r| r.get(0))
+                            .optional()
+                            .map_err(err)?,
+                    };
+                    let variant_id = match found {
+                        // A known text on a new page: the caption's index entry does
+                        // not change (sources are not in the index).
+                        Some(v) => v,
+                        None => {
+                            let record = match &o.record {
+                                Some(r) => std::borrow::Cow::Borrowed(r),
+                                None => std::borrow::Cow::Owned(
+                                    clusterer.record(&o.text).ok_or_else(|| Error::Corrupt {
+                                        path: db_path.clone(),
+                                        message: format!(
+                                            "a new caption text of {uri} came without its record"
+                                        ),
+                                    })?,
+                                ),
+                            };
+                            let stored = match &o.packed {
+                                Some(p) if p.dict == dict.map(|d| d.id) => {
+                                    std::borrow::Cow::Borrowed(&p.stored)
+                                }
+                                _ => std::borrow::Cow::Owned(Codec::encode(&record, dict)),
+                            };
+                            let record_row: &Stored = &stored;
+                            summary.variants_added += 1;
+                            match clusterer.assign(&o.key, &o.text) {
+                                Some(caption_id) => {
+                                    // A new text of a known photograph.
+                                    put_variant
+                                        .execute(params![
+                                            caption_id,
+                                            &o.key[..],
+                                            o.text,
+                                            record_row
+                                        ])
+                                        .map_err(err)?;
+                                    let v = conn.last_insert_rowid();
+                                    remember(variants, o.key, v);
+                                    let current: String = canonical_text
+                                        .query_row([caption_id], |r| r.get(0))
+                                        .map_err(err)?;
+                                    if clusterer.prefer(caption_id, &o.text, &current) {
+                                        set_canonical
+                                            .execute(params![v, caption_id])
+                                            .map_err(err)?;
+                                    }
+                                    touch_caption
+                                        .execute(params![seq, caption_id])
+                                        .map_err(err)?;
+                                    touched.insert(caption_id);
+                                    summary.variants_joined += 1;
+                                    v
+                                }
+                                None => {
+                                    put_caption.execute([seq]).map_err(err)?;
+                                    let caption_id = conn.last_insert_rowid();
+                                    put_variant
+                                        .execute(params![
+                                            caption_id,
+                                            &o.key[..],
+                                            o.text,
+                                            record_row
+                                        ])
+                                        .map_err(err)?;
+                                    let v = conn.last_insert_rowid();
+                                    remember(variants, o.key, v);
+                                    set_canonical.execute(params![v, caption_id]).map_err(err)?;
+                                    clusterer.created(caption_id, &o.text);
+                                    created.push((caption_id, &o.text, record));
+                                    summary.captions_added += 1;
+                                    v
+                                }
+                            }
+                        }
+                    };
+                    put_occurrence
+                        .execute(params![
+                            source_id,
+                            variant_id,
+                            ordinal as i64,
+                            o.span.start as i64,
+                            o.span.end as i64
+                        ])
+                        .map_err(err)?;
+                    summary.occurrences_added += 1;
+                }
+                Ok(())
+            };
+            if let Some((source, occurrences)) = more {
+                put_occurrences(source.id, &source.uri, source.next_ordinal, occurrences)?;
+                source.next_ordinal += occurrences.len();
+            }
+            for s in sources {
+                if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
+                    summary.sources_skipped += 1;
+                    added.push(None);
+                    continue;
+                }
+                let packed = match &s.packed {
+                    Some(p) => std::borrow::Cow::Borrowed(p),
+                    None => {
+                        std::borrow::Cow::Owned(pack(&s.bytes).map_err(|source| Error::Io {
+                            path: db_path.clone(),
+                            source,
+                        })?)
+                    }
+                };
+                // Without the unique index (a bulk write), the map says whether the
+                // blob is stored; a hash shared with another blob is looked for in full.
+                let stored_blob = match blobs.as_ref() {
+                    None => false,
+                    Some(map) => match map.get(&blob_hash(&s.sha256)) {
+                        None => false,
+                        Some(&id) => {
+                            let sha: String =
+                                blob_sha.query_row([id], |r| r.get(0)).map_err(err)?;
+                            sha == s.sha256 || blob_by_sha.exists([&s.sha256]).map_err(err)?
+                        }
+                    },
+                };
+                if !stored_blob {
+                    put_blob
+                        .execute(params![s.sha256, s.bytes.len() as i64, &packed[..]])
+                        .map_err(err)?;
+                    if let Some(map) = blobs.as_mut() {
+                        map.entry(blob_hash(&s.sha256))
+                            .or_insert(conn.last_insert_rowid());
+                    }
+                }
+                let warnings = serde_json::to_string(&s.warnings).unwrap_or_else(|_| "[]".into());
+                put_source
+                    .execute(params![
+                        s.uri,
+                        s.sha256,
+                        s.kind.as_str(),
+                        s.bytes.len() as i64,
+                        s.encoding,
+                        s.text_len as i64,
+                        self.now,
+                        seq,
+                        warnings,
+                        s.origin
+                    ])
+                    .map_err(err)?;
+                let source_id = conn.last_insert_rowid();
+                summary.sources_added += 1;
+                put_occurrences(source_id, &s.uri, 0, &s.occurrences)?;
+                added.push(Some(StoredSource {
+                    id: source_id,
+                    uri: s.uri.clone(),
+                    next_ordinal: s.occurrences.len(),
+                }));
+            }
+        }
+        if self.index_in_step {
+            // A caption this write also added a variant to is read back after the commit.
+            let known_up_to = w.indexed_max_id.unwrap_or(i64::MAX);
+            let mut max_id = known_up_to;
+            for (id, text, record) in created {
+                if self.touched.contains(&id) {
+                    continue;
+                }
+                let doc = IndexDoc {
+                    id: id as u64,
+                    text: std::borrow::Cow::Borrowed(text),
+                    record: Some(record),
+                };
+                self.gave_index = true;
+                index.add(&w.index_writer, doc, id <= known_up_to)?;
+                max_id = max_id.max(id);
+                w.pending += 1;
+            }
+            w.indexed_max_id = Some(max_id);
+        }
+        Ok(added)
+    }
+
+    /// Commits the write: all it added is in the archive afterwards. A write that added
+    /// no source leaves no batch behind. Then the index is given the captions that
+    /// gained a variant, and committed if its interval has passed.
+    pub fn commit(mut self) -> Result<BatchSummary> {
+        let db_path = self.archive.db_path.clone();
+        let err = move |source| Error::Db {
+            path: db_path.clone(),
+            source,
+        };
+        let summary = self.summary.clone();
+        let seq = self.seq;
+        let w = self.archive.writer_mut();
+        if summary.sources_added == 0 {
+            // Nothing new: leave no empty batch behind.
+            w.conn.execute_batch("ROLLBACK").map_err(&err)?;
+            self.done = true;
+            return Ok(summary);
+        }
+        w.conn
+            .execute(
+                "UPDATE batch SET sources = ?1 WHERE seq = ?2",
+                params![summary.sources_added as i64, seq],
+            )
+            .map_err(&err)?;
+        w.conn.execute_batch("COMMIT").map_err(&err)?;
+        self.done = true;
+        if let Some(d) = self.trained.take() {
+            self.archive.codec.install(d);
+        }
+        let touched = std::mem::take(&mut self.touched);
+        if self.index_in_step {
+            self.archive.add_touched_to_index(seq, touched)?;
+        } else {
+            self.archive.add_changes_to_index()?;
+        }
+        let w = self.archive.writer_mut();
+        if w.committed_at.elapsed() >= w.interval {
+            self.archive.commit_index()?;
+        }
+        Ok(summary)
+    }
+}
+
+impl Drop for Write<'_> {
+    /// An uncommitted write is rolled back, with what the writer keeps in memory.
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let gave_index = self.gave_index;
+        let w = self.archive.writer_mut();
+        let _ = w.conn.execute_batch("ROLLBACK");
+        // The maps may hold keys the transaction added.
+        w.variants = None;
+        if w.blobs.is_some() {
+            w.blobs = load_blob_hashes(&w.conn).ok();
+            if w.blobs.is_none() {
+                // Without the map, the unique index must be there again.
+                let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
+            }
+        }
+        if gave_index {
+            // The index writer holds entries of captions that were never stored: back
+            // to its last commit, from which the next write catches up.
+            let _ = w.index_writer.rollback();
+            w.added_seq = None;
+            w.indexed_max_id = None;
+            w.pending = 0;
+        }
+    }
+}
+
 /// A caption's index entry as the database holds it (id, every variant's text, the
 /// canonical record), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
 const INDEX_DOC_SQL: &str = "SELECT c.id,
@@ -810,7 +1000,7 @@ fn index_doc(
 /// Every variant's id by key, or `None` when an id does not fit the map (the store then
 /// looks keys up in the table).
 fn load_variant_keys(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
 ) -> rusqlite::Result<Option<FxHashMap<[u8; 16], u32>>> {
     let n: i64 = tx.query_row("SELECT count(*) FROM variant", [], |r| r.get(0))?;
     let mut map = FxHashMap::default();
@@ -876,17 +1066,13 @@ pub fn pack(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
 
 /// Trains and stores the archive's record dictionary when the archive and this batch
 /// together reach [`TRAIN_AT`] records; `None` before that (or if zstd cannot train).
-fn train_dictionary(
-    tx: &rusqlite::Transaction<'_>,
-    sources: &[NewSource],
+fn train_dictionary<'o>(
+    tx: &rusqlite::Connection,
+    occurrences: impl Iterator<Item = &'o NewOccurrence> + Clone,
     now: &str,
 ) -> rusqlite::Result<Option<std::sync::Arc<Dict>>> {
     let stored: i64 = tx.query_row("SELECT count(*) FROM variant", [], |r| r.get(0))?;
-    let incoming = sources
-        .iter()
-        .flat_map(|s| &s.occurrences)
-        .filter(|o| o.record.is_some())
-        .count();
+    let incoming = occurrences.clone().filter(|o| o.record.is_some()).count();
     if (stored as usize) + incoming < TRAIN_AT {
         return Ok(None);
     }
@@ -900,7 +1086,7 @@ fn train_dictionary(
         }
     }
     let mut seen = std::collections::HashSet::new();
-    for o in sources.iter().flat_map(|s| &s.occurrences) {
+    for o in occurrences {
         if samples.len() >= 8000 {
             break;
         }

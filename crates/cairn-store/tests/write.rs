@@ -190,3 +190,123 @@ fn a_bulk_write_keeps_blobs_and_variants_unique() {
     assert!(check.ok(), "{:?}", check.problems);
     assert_eq!(search(&a, "rolled").total, 1);
 }
+
+/// A source of `n` captions, `n` distinct texts (one repeated every fifth caption).
+fn many(uri: &str, n: usize) -> NewSource {
+    let texts: Vec<String> = (0..n)
+        .map(|i| match i % 5 {
+            4 => "The caption every fifth one repeats.".to_string(),
+            _ => format!("Caption number {i} of a long file."),
+        })
+        .collect();
+    let text = texts.join("\n\n");
+    let mut s = source(uri, &text, 0, true);
+    let mut start = 0;
+    s.occurrences = texts
+        .iter()
+        .map(|t| {
+            let span = Span::new(start, start + t.len());
+            start += t.len() + 2;
+            NewOccurrence {
+                span,
+                text: t.clone(),
+                key: key_of(t),
+                record: Some(record(t)),
+                packed: None,
+            }
+        })
+        .collect();
+    s
+}
+
+/// A stand-in exact key: the text's sha256, cut to 16 bytes.
+fn key_of(text: &str) -> [u8; 16] {
+    let d = <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes());
+    d[..16].try_into().unwrap()
+}
+
+/// Everything a reader sees of an archive's one source and its captions.
+fn contents(a: &Archive) -> (String, Vec<(u64, String, Span)>, u64) {
+    let s = a.source(1).unwrap().unwrap();
+    let captions = s
+        .captions
+        .iter()
+        .map(|(ordinal, caption, span)| {
+            (*ordinal, a.caption(*caption).unwrap().unwrap().text, *span)
+        })
+        .collect();
+    (s.sha256, captions, search(a, "caption").total)
+}
+
+#[test]
+fn a_source_written_in_parts_reads_back_as_one_written_whole() {
+    let whole_dir = tempfile::tempdir().unwrap();
+    let mut whole = Archive::open_writer(whole_dir.path()).unwrap();
+    let s = many("u:long", 47);
+    whole.write_batch(std::slice::from_ref(&s)).unwrap();
+
+    let parts_dir = tempfile::tempdir().unwrap();
+    let mut parts = Archive::open_writer(parts_dir.path()).unwrap();
+    let mut head = s.clone();
+    let mut rest = head.occurrences.split_off(10);
+    let tail = rest.split_off(20);
+    let mut w = parts.begin_write().unwrap();
+    let mut stored = w.add_source(&head, &mut ExactOnly).unwrap().unwrap();
+    w.add_occurrences(&mut stored, &rest, &mut ExactOnly)
+        .unwrap();
+    w.add_occurrences(&mut stored, &tail, &mut ExactOnly)
+        .unwrap();
+    let summary = w.commit().unwrap();
+    assert_eq!(
+        (
+            summary.sources_added,
+            summary.occurrences_added,
+            summary.variants_added
+        ),
+        (1, 47, 39)
+    );
+
+    let (got, want) = (contents(&parts), contents(&whole));
+    assert_eq!(got, want);
+    assert_eq!(got.1.len(), 47);
+    assert_eq!(got.2, 39);
+    assert_eq!(parts.stats().unwrap(), whole.stats().unwrap());
+    // Stored already: a second write of it in parts skips it.
+    let mut w = parts.begin_write().unwrap();
+    assert!(w.add_source(&head, &mut ExactOnly).unwrap().is_none());
+    assert_eq!(w.commit().unwrap().sources_skipped, 1);
+    assert_eq!(parts.stats().unwrap(), whole.stats().unwrap());
+}
+
+#[test]
+fn a_write_left_between_parts_stores_nothing_and_indexes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    a.write_batch(&[source("u:1", "First picture.", 1, true)])
+        .unwrap();
+    let s = many("u:long", 30);
+    let mut head = s.clone();
+    let rest = head.occurrences.split_off(12);
+    {
+        // As if the run stopped after the first part (the reader failed, say).
+        let mut w = a.begin_write().unwrap();
+        let mut stored = w.add_source(&head, &mut ExactOnly).unwrap().unwrap();
+        w.add_occurrences(&mut stored, &rest[..5], &mut ExactOnly)
+            .unwrap();
+        assert_eq!(w.summary().occurrences_added, 17);
+    }
+    let stats = a.stats().unwrap();
+    assert_eq!(
+        (stats.sources, stats.variants, stats.occurrences),
+        (1, 1, 1)
+    );
+    // The next batch commits; the index has none of the dropped write's captions.
+    a.write_batch(&[source("u:2", "Second picture.", 2, true)])
+        .unwrap();
+    assert_eq!(search(&a, "caption").total, 0);
+    assert_eq!(search(&a, "picture").total, 2);
+    // The same source again, whole this time: stored once, found once per text.
+    a.write_batch(std::slice::from_ref(&s)).unwrap();
+    assert_eq!(search(&a, "caption").total, 25);
+    assert_eq!(a.stats().unwrap().occurrences, 32);
+}

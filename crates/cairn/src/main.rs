@@ -139,6 +139,9 @@ enum Command {
         /// The least input (MiB) for a bulk write (tests lower it to cover that path).
         #[arg(long, default_value_t = cairn_pipeline::BULK_MIN_BYTES >> 20, hide = true)]
         bulk_min_mib: u64,
+        /// Captions of a long source extracted and stored at a time (tests lower it).
+        #[arg(long, default_value_t = cairn_pipeline::PART_CAPTIONS, hide = true)]
+        part_captions: usize,
         /// Near-duplicate threshold (0..1, containment of the identity sentence).
         #[arg(long, default_value_t = cairn_dedup::DEFAULT_THRESHOLD)]
         threshold: f32,
@@ -339,6 +342,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             batch_sources,
             bulk_min_mib,
+            part_captions,
             threshold,
             exact_only,
             max_bucket,
@@ -349,6 +353,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = Options {
                 batch_sources: batch_sources.max(1),
                 bulk_min_bytes: bulk_min_mib.saturating_mul(1 << 20),
+                part_captions: part_captions.max(1),
                 near_threshold: (!exact_only).then_some(threshold),
                 max_bucket,
                 read: cairn_ingest::ReadOptions {

@@ -1,5 +1,5 @@
 //! Killing `cairn ingest` part-way leaves an archive that opens, checks clean, holds
-//! whole batches only, and a re-run reaches the numbers of an uninterrupted run; 50
+//! whole batches only (and whole sources: one long file is written in parts), and a re-run reaches the numbers of an uninterrupted run; 50
 //! kills at moments spread over a whole run, every other one of a bulk write. Readers keep
 //! answering during an ingest (a bulk one, its indexes dropped).
 
@@ -37,6 +37,8 @@ fn spawn_ingest(
             "16",
             "--bulk-min-mib",
             bulk_min,
+            "--part-captions",
+            "64",
         ])
         .arg(corpus)
         .stdout(std::process::Stdio::null())
@@ -66,6 +68,15 @@ fn fifty_sigkills_mid_ingest_then_reruns_reach_the_uninterrupted_numbers() {
         .arg(&corpus)
         .assert()
         .success();
+    // And one long text file (824 captions), stored 64 captions at a time in one
+    // transaction: a kill in the middle of it leaves none of it.
+    let long = work.path().join("long");
+    cairn(work.path())
+        .args(["generate", "--near-dup", "--photos", "300"])
+        .arg(&long)
+        .assert()
+        .success();
+    std::fs::rename(long.join("captions.txt"), corpus.join("long.txt")).unwrap();
 
     // An uninterrupted run: the numbers to reach, and how long a run takes.
     let reference = work.path().join("reference");

@@ -136,3 +136,82 @@ fn edited_seed_copies_join_their_captions() {
         .success();
     assert_eq!(stats(e.path())["captions"], 20);
 }
+
+/// An archive's export (captions, records, variants, sources) as sorted lines.
+fn export_lines(data: &std::path::Path) -> Vec<String> {
+    let out = cairn(data).args(["export", ""]).output().unwrap();
+    assert!(out.status.success());
+    let mut lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.to_string()
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn a_long_file_stored_in_parts_is_the_archive_of_it_stored_whole() {
+    let work = tempfile::tempdir().unwrap();
+    let corpus = work.path().join("nd");
+    cairn(work.path())
+        .args(["generate", "--near-dup", "--photos", "300"])
+        .arg(&corpus)
+        .assert()
+        .success();
+    let file = corpus.join("captions.txt");
+    let ingest = |name: &str, part: &str| {
+        let data = work.path().join(name);
+        let report = json(
+            cairn(&data)
+                .args(["ingest", "--json", "--part-captions", part])
+                .arg(&file),
+        );
+        (data, report)
+    };
+    let (whole, whole_report) = ingest("whole", "100000");
+    // 824 captions: 16 parts of 50 and one of 24, in one transaction.
+    let (parts, parts_report) = ingest("parts", "50");
+    assert_eq!(parts_report, whole_report);
+    assert_eq!(parts_report["occurrences_added"], 824);
+    assert!(parts_report["variants_joined"].as_u64().unwrap() > 100);
+    assert_eq!(stats(&parts), stats(&whole));
+    assert_eq!(export_lines(&parts), export_lines(&whole));
+    // One batch: the source is in one transaction.
+    let batches = |data: &std::path::Path| {
+        let c = rusqlite::Connection::open(data.join("archive.sqlite")).unwrap();
+        c.query_row("SELECT count(*) FROM batch", [], |r| r.get::<_, i64>(0))
+            .unwrap()
+    };
+    assert_eq!(batches(&parts), 1);
+    // Each occurrence in its place: ordinal, span, text and caption.
+    let occurrences = |data: &std::path::Path| {
+        let c = rusqlite::Connection::open(data.join("archive.sqlite")).unwrap();
+        let mut stmt = c
+            .prepare(
+                "SELECT o.ordinal, o.start, o.end, v.text, v.caption_id FROM occurrence o
+                 JOIN variant v ON v.id = o.variant_id ORDER BY o.ordinal",
+            )
+            .unwrap();
+        stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })
+        .unwrap()
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .unwrap()
+    };
+    let got = occurrences(&parts);
+    assert_eq!(got.len(), 824);
+    assert!(got.iter().enumerate().all(|(i, o)| o.0 == i as i64));
+    assert_eq!(got, occurrences(&whole));
+    cairn(&parts).arg("check").assert().success();
+}
