@@ -53,7 +53,8 @@ pub struct Options {
     pub bulk_min_bytes: u64,
     /// A source with more captions than this (a long text file) is extracted and handed
     /// to the writer this many captions at a time, all stored in one transaction: the
-    /// records of the whole source are never in memory together.
+    /// records of the whole source are never in memory together. A batch of sources is
+    /// also cut before it would pass this many captions.
     pub part_captions: usize,
 }
 
@@ -765,8 +766,10 @@ pub fn ingest(
                         _ => Vec::new(),
                     })
                     .collect();
-                // The sources are finished and sent in order: runs of them as one
-                // batch, each with more captions than a part alone, in parts.
+                // The sources are finished and sent in order: runs of them of at most a
+                // part's captions as one batch each (a batch of long sources would
+                // otherwise hold all their records), each with more captions than a part
+                // alone, in parts.
                 let send_run = |run: &mut Vec<(Item, Vec<bool>)>| -> bool {
                     if run.is_empty() {
                         return true;
@@ -792,12 +795,21 @@ pub fn ingest(
                     tx.send(Prepared::Batch { items, fresh }).is_ok()
                 };
                 let mut run = Vec::new();
+                let mut run_captions = 0;
                 for (k, fresh) in keyed.into_iter().zip(fresh) {
+                    let captions = match &k {
+                        Ok(Some(k)) => k.keys.len(),
+                        _ => 0,
+                    };
+                    // A run closes before it would pass a part's captions.
+                    if run_captions + captions > part_captions {
+                        if !send_run(&mut run) {
+                            return false;
+                        }
+                        run_captions = 0;
+                    }
                     match k {
-                        Ok(Some(k)) if k.keys.len() > part_captions => {
-                            if !send_run(&mut run) {
-                                return false;
-                            }
+                        Ok(Some(k)) if captions > part_captions => {
                             let sent = k.finish_in_parts(
                                 part_captions,
                                 &extractor,
@@ -810,7 +822,10 @@ pub fn ingest(
                                 return false;
                             }
                         }
-                        k => run.push((k, fresh)),
+                        k => {
+                            run_captions += captions;
+                            run.push((k, fresh));
+                        }
                     }
                 }
                 send_run(&mut run)

@@ -144,48 +144,53 @@ fn export_lines(data: &std::path::Path) -> Vec<String> {
     let mut lines: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v.to_string()
-        })
+        .map(str::to_string)
         .collect();
     lines.sort();
     lines
 }
 
-#[test]
-fn a_long_file_stored_in_parts_is_the_archive_of_it_stored_whole() {
-    let work = tempfile::tempdir().unwrap();
-    let corpus = work.path().join("nd");
-    cairn(work.path())
+/// A labelled near-duplicate corpus of 300 photographs: one text file of 824 captions.
+fn near_dup_file(work: &std::path::Path) -> std::path::PathBuf {
+    let corpus = work.join("nd");
+    cairn(work)
         .args(["generate", "--near-dup", "--photos", "300"])
         .arg(&corpus)
         .assert()
         .success();
-    let file = corpus.join("captions.txt");
-    let ingest = |name: &str, part: &str| {
-        let data = work.path().join(name);
-        let report = json(
-            cairn(&data)
-                .args(["ingest", "--json", "--part-captions", part])
-                .arg(&file),
-        );
-        (data, report)
-    };
-    let (whole, whole_report) = ingest("whole", "100000");
+    corpus.join("captions.txt")
+}
+
+/// Batches (transactions) an archive has committed.
+fn batches(data: &std::path::Path) -> i64 {
+    let c = rusqlite::Connection::open(data.join("archive.sqlite")).unwrap();
+    c.query_row("SELECT count(*) FROM batch", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// `cairn ingest --json --part-captions PART paths` into `data`: its report.
+fn ingest_parts(data: &std::path::Path, part: &str, paths: &std::path::Path) -> serde_json::Value {
+    json(
+        cairn(data)
+            .args(["ingest", "--json", "--part-captions", part])
+            .arg(paths),
+    )
+}
+
+#[test]
+fn a_long_file_stored_in_parts_is_the_archive_of_it_stored_whole() {
+    let work = tempfile::tempdir().unwrap();
+    let file = near_dup_file(work.path());
+    let (whole, parts) = (work.path().join("whole"), work.path().join("parts"));
+    let whole_report = ingest_parts(&whole, "100000", &file);
     // 824 captions: 16 parts of 50 and one of 24, in one transaction.
-    let (parts, parts_report) = ingest("parts", "50");
+    let parts_report = ingest_parts(&parts, "50", &file);
     assert_eq!(parts_report, whole_report);
     assert_eq!(parts_report["occurrences_added"], 824);
     assert!(parts_report["variants_joined"].as_u64().unwrap() > 100);
     assert_eq!(stats(&parts), stats(&whole));
     assert_eq!(export_lines(&parts), export_lines(&whole));
     // One batch: the source is in one transaction.
-    let batches = |data: &std::path::Path| {
-        let c = rusqlite::Connection::open(data.join("archive.sqlite")).unwrap();
-        c.query_row("SELECT count(*) FROM batch", [], |r| r.get::<_, i64>(0))
-            .unwrap()
-    };
     assert_eq!(batches(&parts), 1);
     // Each occurrence in its place: ordinal, span, text and caption.
     let occurrences = |data: &std::path::Path| {
@@ -214,4 +219,31 @@ fn a_long_file_stored_in_parts_is_the_archive_of_it_stored_whole() {
     assert!(got.iter().enumerate().all(|(i, o)| o.0 == i as i64));
     assert_eq!(got, occurrences(&whole));
     cairn(&parts).arg("check").assert().success();
+}
+
+#[test]
+fn a_batch_of_many_captions_is_cut_into_batches_of_a_part() {
+    let work = tempfile::tempdir().unwrap();
+    let file = near_dup_file(work.path());
+    // The 824 captions as 28 files of 30 (the last of 14).
+    let dir = work.path().join("split");
+    std::fs::create_dir(&dir).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let captions: Vec<&str> = text
+        .split("\n\n")
+        .filter(|c| !c.trim().is_empty())
+        .collect();
+    assert_eq!(captions.len(), 824);
+    for (i, chunk) in captions.chunks(30).enumerate() {
+        std::fs::write(dir.join(format!("{i:02}.txt")), chunk.join("\n\n")).unwrap();
+    }
+    let (one, cut) = (work.path().join("one"), work.path().join("cut"));
+    let one_report = ingest_parts(&one, "100000", &dir);
+    // Two files of 30 would pass 50 captions: each is a batch of its own, but the last
+    // one (14) joins the one before it.
+    let cut_report = ingest_parts(&cut, "50", &dir);
+    assert_eq!(cut_report, one_report);
+    assert_eq!(cut_report["sources_added"], 28);
+    assert_eq!((batches(&one), batches(&cut)), (1, 27));
+    assert_eq!(export_lines(&cut), export_lines(&one));
 }
