@@ -1032,7 +1032,7 @@ fn remember(map: &mut Option<FxHashMap<[u8; 16], u32>>, key: [u8; 16], id: i64) 
 
 /// Reads a file from start to end in 1 MiB reads, keeping nothing (the bytes stay in the
 /// operating system's cache, not in this process); the number of bytes read.
-fn read_through(path: &std::path::Path) -> std::io::Result<u64> {
+pub(crate) fn read_through(path: &std::path::Path) -> std::io::Result<u64> {
     let file = std::fs::File::open(path)?;
     std::io::copy(
         &mut std::io::BufReader::with_capacity(1 << 20, file),
