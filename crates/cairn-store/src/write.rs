@@ -601,8 +601,7 @@ impl Write<'_> {
         source: &NewSource,
         clusterer: &mut dyn Clusterer,
     ) -> Result<Option<StoredSource>> {
-        let mut added = self.put(std::slice::from_ref(source), None, clusterer)?;
-        Ok(added.pop().flatten())
+        self.put(std::slice::from_ref(source), None, clusterer)
     }
 
     /// Adds more occurrences of a source added by this write, after those it has.
@@ -622,13 +621,13 @@ impl Write<'_> {
     }
 
     /// Stores `sources`, or more occurrences of a source (`more`), and gives the index
-    /// writer the captions they create.
+    /// writer the captions they create; the handle of the last source if it was stored.
     fn put<'s>(
         &mut self,
         sources: &'s [NewSource],
         more: Option<(&mut StoredSource, &'s [NewOccurrence])>,
         clusterer: &mut dyn Clusterer,
-    ) -> Result<Vec<Option<StoredSource>>> {
+    ) -> Result<Option<StoredSource>> {
         let db_path = self.archive.db_path.clone();
         let err = |source| Error::Db {
             path: db_path.clone(),
@@ -665,7 +664,7 @@ impl Write<'_> {
         let dict = self.dict.as_deref();
         // Captions created here (with their text and record), for the index.
         let mut created: Vec<(i64, &'s str, std::borrow::Cow<'s, Record>)> = Vec::new();
-        let mut added = Vec::with_capacity(sources.len());
+        let mut last = None;
         {
             let mut exists = conn
                 .prepare_cached("SELECT 1 FROM source WHERE uri = ?1 AND sha256 = ?2")
@@ -822,7 +821,7 @@ impl Write<'_> {
             for s in sources {
                 if exists.exists(params![s.uri, s.sha256]).map_err(err)? {
                     summary.sources_skipped += 1;
-                    added.push(None);
+                    last = None;
                     continue;
                 }
                 let packed = match &s.packed {
@@ -874,11 +873,7 @@ impl Write<'_> {
                 let source_id = conn.last_insert_rowid();
                 summary.sources_added += 1;
                 put_occurrences(source_id, &s.uri, 0, &s.occurrences)?;
-                added.push(Some(StoredSource {
-                    id: source_id,
-                    uri: s.uri.clone(),
-                    next_ordinal: s.occurrences.len(),
-                }));
+                last = Some(source_id);
             }
         }
         if self.index_in_step {
@@ -901,7 +896,12 @@ impl Write<'_> {
             }
             w.indexed_max_id = Some(max_id);
         }
-        Ok(added)
+        // Only `add_source` keeps it: one source, so one copy of its uri.
+        Ok(last.zip(sources.last()).map(|(id, s)| StoredSource {
+            id,
+            uri: s.uri.clone(),
+            next_ordinal: s.occurrences.len(),
+        }))
     }
 
     /// Commits the write: all it added is in the archive afterwards. A write that added
