@@ -970,16 +970,11 @@ pub fn ingest(
         result
     })?;
     // The near-duplicate index is the largest thing held; what follows (the bulk
-    // indexes, the search index's last flush and merges) is done without it.
+    // indexes, the search index's last flush and merge, side by side) is done without it.
     drop(near);
-    if bulk {
-        archive.end_bulk()?;
-    }
-    archive.sync_index()?;
-    if report.sources_added > 0 {
-        // After a large ingest: more than four segments, or many replaced entries.
-        archive.compact_index(4)?;
-    }
+    // After an ingest that added sources, the index is merged when it has more than four
+    // segments or many replaced entries.
+    archive.finish_ingest(bulk, (report.sources_added > 0).then_some(4))?;
     Ok(report)
 }
 

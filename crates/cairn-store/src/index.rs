@@ -233,6 +233,9 @@ pub(crate) struct Matches {
     pub geo: Option<GeoGrid>,
 }
 
+/// A merge of the index's segments under way ([`SearchIndex::start_compaction`]).
+pub(crate) struct Merging(tantivy::FutureResult<Option<tantivy::index::SegmentMeta>>);
+
 impl SearchIndex {
     /// A search failure: about the query (a field that does not exist...) or the index.
     fn search_err(&self, e: tantivy::TantivyError) -> Error {
@@ -743,21 +746,47 @@ impl SearchIndex {
     /// counting costs per segment, and re-indexed captions leave deleted copies behind.
     /// Returns whether it merged.
     pub fn compact(&self, w: &mut IndexWriter, max_segments: usize) -> Result<bool> {
+        let started = self.start_compaction(w, max_segments)?;
+        self.finish_compaction(w, started, max_segments)
+    }
+
+    /// Starts the merge [`SearchIndex::compact`] would make, if one is needed, on the
+    /// index writer's merge thread: the caller can work on meanwhile, then calls
+    /// [`SearchIndex::finish_compaction`].
+    pub(crate) fn start_compaction(
+        &self,
+        w: &mut IndexWriter,
+        max_segments: usize,
+    ) -> Result<Option<Merging>> {
+        let metas = self
+            .index
+            .searchable_segment_metas()
+            .map_err(|e| self.err(e))?;
+        let docs: u64 = metas.iter().map(|m| u64::from(m.max_doc())).sum();
+        let deleted: u64 = metas.iter().map(|m| u64::from(m.num_deleted_docs())).sum();
+        if metas.len() <= 1 || (metas.len() <= max_segments && deleted * 5 <= docs) {
+            return Ok(None);
+        }
+        let ids: Vec<_> = metas.iter().map(|m| m.id()).collect();
+        Ok(Some(Merging(w.merge(&ids))))
+    }
+
+    /// Waits for a merge [`SearchIndex::start_compaction`] started and lets go of the
+    /// merged segments; returns whether the index was compacted.
+    pub(crate) fn finish_compaction(
+        &self,
+        w: &mut IndexWriter,
+        mut started: Option<Merging>,
+        max_segments: usize,
+    ) -> Result<bool> {
         // A segment in a background merge cannot join this one: read the list again
         // after a pause (compaction is only an optimisation; if merges keep running it
         // is left for the next run).
         for _ in 0..10 {
-            let metas = self
-                .index
-                .searchable_segment_metas()
-                .map_err(|e| self.err(e))?;
-            let docs: u64 = metas.iter().map(|m| u64::from(m.max_doc())).sum();
-            let deleted: u64 = metas.iter().map(|m| u64::from(m.num_deleted_docs())).sum();
-            if metas.len() <= 1 || (metas.len() <= max_segments && deleted * 5 <= docs) {
+            let Some(Merging(merge)) = started.take() else {
                 return Ok(false);
-            }
-            let ids: Vec<_> = metas.iter().map(|m| m.id()).collect();
-            match w.merge(&ids).wait() {
+            };
+            match merge.wait() {
                 Ok(_) => {
                     // Let go of the old segments before removing their files.
                     self.reader.reload().map_err(|e| self.err(e))?;
@@ -766,6 +795,7 @@ impl SearchIndex {
                 }
                 Err(tantivy::TantivyError::InvalidArgument(_)) => {
                     std::thread::sleep(std::time::Duration::from_millis(300));
+                    started = self.start_compaction(w, max_segments)?;
                 }
                 Err(e) => return Err(self.err(e)),
             }

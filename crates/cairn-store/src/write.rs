@@ -170,11 +170,18 @@ pub struct BatchSummary {
 
 impl Archive {
     fn writer_mut(&mut self) -> &mut Writer {
-        self.writer
+        self.index_and_writer().1
+    }
+
+    /// The search index with the writer, borrowed together.
+    fn index_and_writer(&mut self) -> (&crate::index::SearchIndex, &mut Writer) {
+        let w = self
+            .writer
             .as_mut()
             .expect("archive opened read-only; use Archive::open_writer")
             .get_mut()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(|p| p.into_inner());
+        (&self.index, w)
     }
 
     /// Stores a batch of sources in one transaction: either all of it is in the archive
@@ -285,15 +292,25 @@ impl Archive {
         // only loses that; SQLite reports what is wrong with the file itself.
         let _ = read_through(&db_path);
         let w = self.writer_mut();
-        // The indexes are built, and later writes look keys up in them, with the whole cache.
-        w.conn
-            .pragma_update(None, "cache_size", crate::db::WRITE_CACHE_KIB)
-            .map_err(err)?;
-        w.conn.execute_batch(crate::db::BULK_INDEXES).map_err(err)?;
-        w.blobs = None;
-        // The end of a bulk write is usually the end of the run: the variants' map is
-        // loaded again by the next batch, if one comes.
+        // The maps of keys and blobs (some 120 MB at a million pages) are let go before
+        // the builds, not after: the end of a bulk write is usually the end of the run,
+        // and the variants' map is loaded again by the next batch, if one comes.
         w.variants = None;
+        w.blobs = None;
+        // The indexes are built, and later writes look keys up in them, with the whole cache.
+        let built = w
+            .conn
+            .pragma_update(None, "cache_size", crate::db::WRITE_CACHE_KIB)
+            .and_then(|()| w.conn.execute_batch(crate::db::BULK_INDEXES));
+        if let Err(e) = built {
+            // Without its unique index, a blob is known to be stored only by the map
+            // (as after a write rolled back: see `Write`'s drop).
+            w.blobs = load_blob_hashes(&w.conn).ok();
+            if w.blobs.is_none() {
+                let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
+            }
+            return Err(err(e));
+        }
         Ok(())
     }
 
@@ -505,13 +522,35 @@ impl Archive {
     /// `max_segments` or a fifth of its documents are deleted; returns whether it did.
     pub fn compact_index(&mut self, max_segments: usize) -> Result<bool> {
         self.sync_index()?;
-        let w = self
-            .writer
-            .as_mut()
-            .expect("compact_index needs a writer")
-            .get_mut()
-            .unwrap_or_else(|p| p.into_inner());
-        self.index.compact(&mut w.index_writer, max_segments)
+        let (index, w) = self.index_and_writer();
+        index.compact(&mut w.index_writer, max_segments)
+    }
+
+    /// Ends an ingest: brings the search index up to date and commits it, then, at the
+    /// same time, merges its segments as [`Archive::compact_index`] does (when
+    /// `compact_segments` is given) on the index writer's merge thread and ends a bulk
+    /// write ([`Archive::end_bulk`], when `bulk`) on this one. The two are independent
+    /// (one the index's files, the other the database's indexes), and at the end of a
+    /// large ingest each takes seconds on one core. Returns whether the index was merged.
+    pub fn finish_ingest(&mut self, bulk: bool, compact_segments: Option<usize>) -> Result<bool> {
+        self.sync_index()?;
+        let merging = match compact_segments {
+            Some(max) => {
+                let (index, w) = self.index_and_writer();
+                index.start_compaction(&mut w.index_writer, max)?
+            }
+            None => None,
+        };
+        // The merge is waited for whatever becomes of the bulk indexes.
+        let built = if bulk { self.end_bulk() } else { Ok(()) };
+        let merged = match compact_segments {
+            Some(max) => {
+                let (index, w) = self.index_and_writer();
+                index.finish_compaction(&mut w.index_writer, merging, max)?
+            }
+            None => false,
+        };
+        built.map(|()| merged)
     }
 
     /// Rebuilds the search index from the database.

@@ -140,6 +140,47 @@ fn a_bulk_write_reads_back_the_same_once_ended() {
     assert!(check.ok(), "{:?}", check.problems);
 }
 
+/// The end of an ingest merges the index while the bulk indexes are built: afterwards the
+/// index is one segment with every caption, and the database has its indexes back.
+#[test]
+fn an_ingest_ends_with_its_index_merged_and_its_indexes_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    a.begin_bulk().unwrap();
+    // A commit, so a segment, per batch (too few for the background merges to join).
+    for i in 0..3u8 {
+        let text = format!("Caption number {i} of an ingest.");
+        a.write_batch(&[source(&format!("u:{i}"), &text, i, true)])
+            .unwrap();
+    }
+    assert!(a.finish_ingest(true, Some(1)).unwrap());
+    // Nothing is left to merge.
+    assert!(!a.compact_index(1).unwrap());
+    assert_eq!(search(&a, "ingest").total, 3);
+    let stats = a.stats().unwrap();
+    assert_eq!((stats.sources, stats.indexed), (3, 3));
+    let check = a.check().unwrap();
+    assert!(check.ok(), "{:?}", check.problems);
+    // The indexes the bulk write dropped are back.
+    let db = rusqlite::Connection::open(dir.path().join("archive.sqlite")).unwrap();
+    let indexes: Vec<String> = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for name in ["blob_sha256", "occurrence_variant", "variant_key"] {
+        assert!(indexes.iter().any(|i| i == name), "{name} in {indexes:?}");
+    }
+    drop(db);
+    // Without a merge asked for, or a bulk write to end, it only commits the index.
+    a.write_batch(&[source("u:9", "One more caption.", 9, true)])
+        .unwrap();
+    assert!(!a.finish_ingest(false, None).unwrap());
+    assert_eq!(search(&a, "more").total, 1);
+}
+
 /// Without the unique indexes (a bulk write), a page seen under two uris is one blob, a
 /// text seen twice one variant, a failed batch leaves nothing behind in the writer's
 /// maps, and the archive checks clean before and after the indexes come back.
