@@ -47,6 +47,17 @@ impl Writer {
             blobs: None,
         }
     }
+
+    /// Reads the map of blobs again from the database, during a bulk write whose map may
+    /// be wrong or gone (a write rolled back, an index build that failed): without its
+    /// unique index, a blob is known to be stored only by the map, so without the map
+    /// the index must be there again.
+    fn reload_blobs(&mut self) {
+        self.blobs = load_blob_hashes(&self.conn).ok();
+        if self.blobs.is_none() {
+            let _ = self.conn.execute_batch(crate::db::BULK_INDEXES);
+        }
+    }
 }
 
 /// The 64-bit hash a bulk write finds a blob's sha256 by ([`Writer::blobs`]).
@@ -303,12 +314,7 @@ impl Archive {
             .pragma_update(None, "cache_size", crate::db::WRITE_CACHE_KIB)
             .and_then(|()| w.conn.execute_batch(crate::db::BULK_INDEXES));
         if let Err(e) = built {
-            // Without its unique index, a blob is known to be stored only by the map
-            // (as after a write rolled back: see `Write`'s drop).
-            w.blobs = load_blob_hashes(&w.conn).ok();
-            if w.blobs.is_none() {
-                let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
-            }
+            w.reload_blobs();
             return Err(err(e));
         }
         Ok(())
@@ -998,11 +1004,7 @@ impl Drop for Write<'_> {
         // The maps may hold keys the transaction added.
         w.variants = None;
         if w.blobs.is_some() {
-            w.blobs = load_blob_hashes(&w.conn).ok();
-            if w.blobs.is_none() {
-                // Without the map, the unique index must be there again.
-                let _ = w.conn.execute_batch(crate::db::BULK_INDEXES);
-            }
+            w.reload_blobs();
         }
         if gave_index {
             // The index writer holds entries of captions that were never stored: back
