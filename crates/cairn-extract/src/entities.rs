@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use cairn_model::{Count, Span};
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use crate::text::{Mask, parse_number};
 
@@ -287,7 +287,9 @@ pub fn sources(text: &str, orgs: &[(String, Span)]) -> Vec<(String, Span)> {
     out
 }
 
-static EVENTS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+/// The event types' names and, at the same positions, their patterns as one set: a
+/// scene sentence is read once for all of them.
+static EVENTS: LazyLock<(Vec<&'static str>, RegexSet)> = LazyLock::new(|| {
     let rules: &[(&str, &str)] = &[
         (
             "Suicide bomb",
@@ -339,21 +341,22 @@ static EVENTS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
             r"(?i:\b(?:protest(?:s|ers|ed|ing)?|demonstrat(?:ion|ions|ors|e|ed)|rall(?:y|ies)|sit-ins?)\b)|\bmarch(?:es|ed|ing)?\b",
         ),
     ];
-    rules
-        .iter()
-        .map(|(n, r)| (*n, Regex::new(r).unwrap()))
-        .collect()
+    let names = rules.iter().map(|(n, _)| *n).collect();
+    let set = RegexSet::new(rules.iter().map(|(_, r)| *r)).unwrap();
+    (names, set)
 });
 
 /// Every ACLED sub-event type the extractor can report.
 pub fn event_type_names() -> impl Iterator<Item = &'static str> {
-    EVENTS.iter().map(|(name, _)| *name)
+    EVENTS.0.iter().copied()
 }
 
 /// ACLED sub-event types of the scene sentence.
 pub fn event_types(scene: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (name, re) in EVENTS.iter() {
+    let (names, set) = &*EVENTS;
+    let found = set.matches(scene);
+    for (i, name) in names.iter().enumerate() {
         if *name == "Peaceful protest"
             && (out
                 .iter()
@@ -364,7 +367,7 @@ pub fn event_types(scene: &str) -> Vec<String> {
         if *name == "Remote explosive/landmine/IED" && out.iter().any(|o| o == "Suicide bomb") {
             continue;
         }
-        if re.is_match(scene) {
+        if found.matched(i) {
             out.push((*name).to_string());
         }
     }

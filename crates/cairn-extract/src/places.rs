@@ -1,17 +1,19 @@
 //! Places: candidate mentions (runs of capitalised words), resolution against the
 //! gazetteer with the caption's own context, and the choice of the scene's location.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{Place, PlaceKind, Span};
 use regex::Regex;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::text::Mask;
 
-static TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\d][\p{L}\p{M}\d'’‘`\-]*").unwrap());
+/// A letter, mark or decimal digit: what begins a token (a run of these, apostrophes and
+/// hyphens). Asked only of characters past ASCII ([`tokens`] decides those itself).
+static WORD_CHAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[\p{L}\p{M}\d]$").unwrap());
 
 /// Lower-case words that may stand inside a place name.
 const PARTICLES: &[&str] = &[
@@ -62,10 +64,20 @@ const CUES: &[&str] = &[
 
 /// Words after a run of capitals that make it a settlement's name ("Tal Samin village").
 fn is_settlement_word(word: &str) -> bool {
-    matches!(
-        word.to_lowercase().as_str(),
-        "village" | "town" | "hamlet" | "neighbourhood" | "neighborhood" | "district" | "camp"
-    )
+    // As `word.to_lowercase()` would compare, without making it: the only non-ASCII
+    // letter that lower-cases to an ASCII one is the Kelvin sign, and none of these words
+    // has a k.
+    [
+        "village",
+        "town",
+        "hamlet",
+        "neighbourhood",
+        "neighborhood",
+        "district",
+        "camp",
+    ]
+    .iter()
+    .any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Words after a mention that say what kind of place it is.
@@ -330,6 +342,31 @@ const DEMONYMS: &[(&str, &str)] = &[
     ("german", "DE"),
 ];
 
+/// [`STOP`] as a set: every run of capitals tried as a name has its words looked up.
+static STOP_SET: LazyLock<FxHashSet<&'static str>> =
+    LazyLock::new(|| STOP.iter().copied().collect());
+
+fn is_stop(word: &str) -> bool {
+    STOP_SET.contains(word)
+}
+
+/// [`DEMONYMS`] by demonym: every token of a caption is looked up.
+static DEMONYM_COUNTRY: LazyLock<FxHashMap<&'static str, &'static str>> =
+    LazyLock::new(|| DEMONYMS.iter().copied().collect());
+
+fn demonym_country(word: &str) -> Option<&'static str> {
+    DEMONYM_COUNTRY.get(word).copied()
+}
+
+/// `s.to_lowercase()`, made only when `s` has an upper-case letter or is not ASCII.
+fn lowered(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.to_lowercase())
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Tok {
     span: Span,
@@ -351,14 +388,37 @@ struct Mention {
     chosen: Option<PlaceId>,
 }
 
+/// The tokens of `text`: each maximal run that begins with a letter, mark or digit and
+/// goes on with those, apostrophes (`'’‘` and the backtick) and hyphens.
 fn tokens(text: &str) -> Vec<Tok> {
-    TOKEN
-        .find_iter(text)
-        .map(|m| Tok {
-            span: Span::new(m.start(), m.end()),
-            cap: m.as_str().chars().next().is_some_and(|c| c.is_uppercase()),
-        })
-        .collect()
+    let word = |c: char| {
+        if c.is_ascii() {
+            c.is_ascii_alphanumeric()
+        } else {
+            WORD_CHAR.is_match(c.encode_utf8(&mut [0; 4]))
+        }
+    };
+    let inner = |c: char| word(c) || matches!(c, '\'' | '’' | '‘' | '`' | '-');
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !word(c) {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(at, d)) = chars.peek() {
+            if !inner(d) {
+                break;
+            }
+            end = at + d.len_utf8();
+            chars.next();
+        }
+        out.push(Tok {
+            span: Span::new(start, end),
+            cap: c.is_uppercase(),
+        });
+    }
+    out
 }
 
 fn strip_possessive(s: &str) -> (&str, bool) {
@@ -421,13 +481,17 @@ impl<'g> Resolver<'g> {
     /// organisations, people, quotations); `scene` is the span of the scene sentence.
     pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
         let toks = tokens(text);
-        let lower_at = |i: usize| text[toks[i].span.start..toks[i].span.end].to_lowercase();
+        // Each token in lower case, made once: the loops below read them several times.
+        let lower: Vec<Cow<'_, str>> = toks
+            .iter()
+            .map(|t| lowered(&text[t.span.start..t.span.end]))
+            .collect();
+        let lower_at = |i: usize| -> &str { &lower[i] };
         // Context: countries named, and demonyms.
-        let mut context: HashMap<String, u32> = HashMap::new();
+        let mut context: FxHashMap<String, u32> = FxHashMap::default();
         for (i, t) in toks.iter().enumerate() {
-            let w = lower_at(i);
-            if let Some((_, cc)) = DEMONYMS.iter().find(|(d, _)| *d == w) {
-                *context.entry((*cc).to_string()).or_default() += 60;
+            if let Some(cc) = demonym_country(lower_at(i)) {
+                *context.entry(cc.to_string()).or_default() += 60;
             }
             if t.cap && !mask.overlaps(t.span) {
                 let (word, _) = strip_possessive(&text[t.span.start..t.span.end]);
@@ -462,9 +526,9 @@ impl<'g> Resolver<'g> {
             };
             while j + 1 < toks.len() && gap_ok(j, j + 1) && !mask.overlaps(toks[j + 1].span) {
                 let w = lower_at(j + 1);
-                if toks[j + 1].cap || glued(&w) {
+                if toks[j + 1].cap || glued(w) {
                     j += 1;
-                } else if PARTICLES.contains(&w.as_str())
+                } else if PARTICLES.contains(&w)
                     && j + 2 < toks.len()
                     && gap_ok(j + 1, j + 2)
                     && toks[j + 2].cap
@@ -496,7 +560,7 @@ impl<'g> Resolver<'g> {
                         if [
                             "eastern", "western", "northern", "southern", "east", "west", "old",
                         ]
-                        .contains(&prev.as_str())
+                        .contains(&prev)
                             && text[toks[k - 1].span.end..toks[k].span.start] == *" "
                         {
                             let with = &text[toks[k - 1].span.start..toks[end].span.end];
@@ -512,15 +576,14 @@ impl<'g> Resolver<'g> {
                     }
                     let folded = fold(name);
                     if folded.is_empty()
-                        || (end == k
-                            && start_byte == toks[k].span.start
-                            && STOP.contains(&folded.as_str()))
+                        || (end == k && start_byte == toks[k].span.start && is_stop(&folded))
                     {
                         continue;
                     }
-                    if folded.split(' ').all(|w| {
-                        STOP.contains(&w) || w.len() < 2 || DEMONYMS.iter().any(|(d, _)| *d == w)
-                    }) {
+                    if folded
+                        .split(' ')
+                        .all(|w| is_stop(w) || w.len() < 2 || demonym_country(w).is_some())
+                    {
                         continue;
                     }
                     let whole_run = k == i && end == j;
@@ -747,7 +810,7 @@ impl<'g> Resolver<'g> {
         &self,
         c: PlaceId,
         m: &Mention,
-        context: &HashMap<String, u32>,
+        context: &FxHashMap<String, u32>,
         resolved: &[PlaceId],
     ) -> f64 {
         let e = self.g.entry(c);
@@ -822,12 +885,72 @@ impl<'g> Resolver<'g> {
             let covered = mentions
                 .iter()
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
-            let first = text[span.start..span.end].to_lowercase();
-            if settlement && !covered && !STOP.contains(&first.as_str()) && j - i < 4 {
+            if settlement
+                && !covered
+                && !is_stop(&text[span.start..span.end].to_lowercase())
+                && j - i < 4
+            {
                 out.push((span, text[span.start..span.end].to_string()));
             }
             i = j + 1;
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text mixing what tokens are made of with what separates them, past ASCII too:
+    /// accented and Arabic letters, a combining mark, Arabic-Indic and full-width
+    /// digits, curly quotes, a Kelvin sign, a title-case letter, an emoji.
+    fn caption_like() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a", "Z", "q", "0", "7", "'", "’", "‘", "`", "-", " ", ",", ".", "(", "/", "\n", "é",
+            "Ö", "ß", "ق", "\u{301}", "٣", "７", "“", "\u{212A}", "ǅ", "İ", "😀", "Village",
+            "TOWN", "camp", "al-", "Syrian", "FRENCH",
+        ]);
+        prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        /// The hand-written scanner finds the tokens the regex it replaced found.
+        #[test]
+        fn tokens_are_the_regex_runs(text in caption_like()) {
+            let re = Regex::new(r"[\p{L}\p{M}\d][\p{L}\p{M}\d'’‘`\-]*").unwrap();
+            let want: Vec<(usize, usize, bool)> = re
+                .find_iter(&text)
+                .map(|m| (m.start(), m.end(), m.as_str().chars().next().is_some_and(char::is_uppercase)))
+                .collect();
+            let got: Vec<(usize, usize, bool)> = tokens(&text)
+                .iter()
+                .map(|t| (t.span.start, t.span.end, t.cap))
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+
+        /// Lower-casing without a copy when there is nothing to change gives what
+        /// `to_lowercase` gives, and the word tests answer as on a lower-cased copy.
+        #[test]
+        fn lowered_words_are_lowercase_words(text in caption_like()) {
+            let lower_text = text.to_lowercase();
+            let got = lowered(&text);
+            prop_assert_eq!(got.as_ref(), lower_text.as_str());
+            for w in text.split(' ') {
+                let settlement = matches!(
+                    w.to_lowercase().as_str(),
+                    "village" | "town" | "hamlet" | "neighbourhood" | "neighborhood" | "district" | "camp"
+                );
+                prop_assert_eq!(is_settlement_word(w), settlement, "{:?}", w);
+                let lower = w.to_lowercase();
+                prop_assert_eq!(is_stop(&lower), STOP.contains(&lower.as_str()));
+                prop_assert_eq!(
+                    demonym_country(&lower),
+                    DEMONYMS.iter().find(|(d, _)| *d == lower).map(|(_, c)| *c)
+                );
+            }
+        }
     }
 }
