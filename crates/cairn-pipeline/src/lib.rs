@@ -970,8 +970,11 @@ pub fn ingest(
         result
     })?;
     // The near-duplicate index is the largest thing held; what follows (the bulk
-    // indexes, the search index's last flush and merge, side by side) is done without it.
+    // indexes, the search index's last flush and merge, side by side) is done without it,
+    // and without the extractor: when the caller gave the only handle to its gazetteer
+    // (as `cairn ingest` does), that goes too.
     drop(near);
+    drop(extractor_w);
     // After an ingest that added sources, the index is merged when it has more than four
     // segments or many replaced entries.
     archive.finish_ingest(bulk, (report.sources_added > 0).then_some(4))?;
