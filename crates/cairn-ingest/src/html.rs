@@ -11,7 +11,7 @@
 //! separated by blank lines (see [`render`]); it is rebuilt from the stored bytes.
 
 use cairn_model::{Segment, Span, fold_whitespace};
-use scraper::{ElementRef, Html, Node, Selector};
+use scraper::{ElementRef, Html, Node};
 
 /// An `alt` or `title` needs this many words to be taken as a caption.
 const MIN_ATTR_WORDS: usize = 8;
@@ -78,14 +78,32 @@ fn in_boilerplate(e: ElementRef<'_>) -> bool {
         .filter_map(ElementRef::wrap)
         .any(|a| {
             matches!(a.value().name(), "nav" | "footer" | "header")
-                || a.value().attr("role") == Some("navigation")
+                || attr(a.value(), "role") == Some("navigation")
         })
 }
 
+/// An element's attribute, as scraper's `Element::attr` finds it (no namespace, no
+/// prefix), read from the element's own list: `attr` turns the name into an interned
+/// atom first, which for a name html5ever does not know (`data-caption`) takes a lock
+/// shared by every thread, and it is asked several times of every element of a page.
+fn attr<'a>(e: &'a scraper::node::Element, name: &str) -> Option<&'a str> {
+    e.attrs
+        .iter()
+        .find(|(q, _)| q.prefix.is_none() && q.ns.is_empty() && &*q.local == name)
+        .map(|(_, v)| &**v)
+}
+
+/// Whether a class of the element names a caption ("caption", "gallery-Caption"...):
+/// one of its `class` attributes holds "caption" in any case (a class name has no
+/// spaces, so this is the same as looking at each of them, as `classes()` would after
+/// interning them all).
 fn is_caption_class(e: ElementRef<'_>) -> bool {
-    e.value()
-        .classes()
-        .any(|c| c.to_ascii_lowercase().contains("caption"))
+    e.value().attrs.iter().any(|(q, v)| {
+        &*q.local == "class"
+            && v.as_bytes()
+                .windows(7)
+                .any(|w| w.eq_ignore_ascii_case(b"caption"))
+    })
 }
 
 /// JSON-LD `ImageObject` captions anywhere in a JSON value.
@@ -120,21 +138,28 @@ fn json_ld_captions(v: &serde_json::Value, out: &mut Vec<String>, depth: usize) 
     }
 }
 
+/// The page's elements in the order the parser made them, which is the order
+/// `select("*")` gives them in (not always the tree's: elements a repaired page moved
+/// come later), without matching a selector against each.
+fn elements(doc: &Html) -> impl Iterator<Item = ElementRef<'_>> {
+    doc.tree
+        .nodes()
+        .filter_map(ElementRef::wrap)
+        .filter(|e| e.parent().is_some())
+}
+
 /// The captions of a page, in page order, and the text they make.
 pub fn render(html: &str) -> (String, Vec<Segment>) {
     let doc = Html::parse_document(html);
     let mut captions: Vec<String> = Vec::new();
-    let all = Selector::parse("*").expect("valid selector");
-    for e in doc.select(&all) {
+    for e in elements(&doc) {
         let name = e.value().name();
         if name == "meta" {
-            let prop = e
-                .value()
-                .attr("property")
-                .or_else(|| e.value().attr("name"))
+            let prop = attr(e.value(), "property")
+                .or_else(|| attr(e.value(), "name"))
                 .unwrap_or("");
             if prop == "og:description" {
-                if let Some(c) = e.value().attr("content") {
+                if let Some(c) = attr(e.value(), "content") {
                     let c = clean(c);
                     if words(&c) >= MIN_ATTR_WORDS {
                         captions.push(c);
@@ -144,7 +169,7 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
             continue;
         }
         if name == "script" {
-            if e.value().attr("type") == Some("application/ld+json") {
+            if attr(e.value(), "type") == Some("application/ld+json") {
                 let raw: String = e.text().collect();
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(&raw) {
                     json_ld_captions(&v, &mut captions, 0);
@@ -155,7 +180,7 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
         if in_boilerplate(e) {
             continue;
         }
-        if let Some(c) = e.value().attr("data-caption") {
+        if let Some(c) = attr(e.value(), "data-caption") {
             captions.push(clean(c));
         }
         if name == "figcaption" {
@@ -176,8 +201,8 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
         }
         if name == "img" {
             // alt and title often repeat each other: one occurrence per image.
-            let alt = e.value().attr("alt").map(clean).unwrap_or_default();
-            let title = e.value().attr("title").map(clean).unwrap_or_default();
+            let alt = attr(e.value(), "alt").map(clean).unwrap_or_default();
+            let title = attr(e.value(), "title").map(clean).unwrap_or_default();
             let best = if words(&alt) >= words(&title) {
                 alt
             } else {
@@ -247,5 +272,113 @@ mod tests {
         page.push_str("deep text");
         let (_, segs) = render(&page);
         assert!(segs.len() <= 1);
+    }
+
+    /// Pages whose markup the parser repairs (misnested formatting elements moved and
+    /// cloned, table content put before the table), foreign content with namespaced
+    /// attributes, duplicate attributes.
+    const REPAIRED: &[&str] = &[
+        "<b><div class=caption>One two three four five six seven eight</b> nine</div>",
+        "<table><tr><figcaption>Foster parented caption text</figcaption><td>x</td></tr></table>",
+        "<nav><b><p>Home <i>and links</b></i></p></nav><figcaption>After <b>bold</figcaption> x</b>",
+        "<p><table><tr><td><a><p>Deep <em>repair</a> case</em></p></td></tr></table>",
+        "<svg><image xlink:title=\"one two three four five six seven eight\" class=Caption/></svg>",
+        "<math><mi xml:lang=en data-caption=\"In math\">x</mi></math><img alt=a alt=b title=c>",
+    ];
+
+    const FRAGMENTS: &[&str] = &[
+        "<nav>",
+        "</nav>",
+        "<footer>",
+        "<header>",
+        "<div role=navigation>",
+        "<div>",
+        "</div>",
+        "<div class=\"photo-Caption\">",
+        "<div class=\"a CAPTIONED b\" class=caption>",
+        "<figcaption>",
+        "</figcaption>",
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<table>",
+        "<tr>",
+        "<td>",
+        "</table>",
+        "<template>",
+        "</template>",
+        "<span class=caption>",
+        "</span>",
+        "<br>",
+        "<img alt=\"Rescuers search the rubble in Harasta, Syria, on Monday.\" title=t>",
+        "<a data-caption=\"A data caption\" data-caption=second>",
+        "Words of text. ",
+        "<meta property=og:description content=\"one two three four five six seven eight\">",
+        "<meta name=og:description>",
+        "<script type=application/ld+json>{}</script>",
+        "<svg>",
+        "</svg>",
+        "<image xlink:title=\"x y\" xlink:href=a class=caption>",
+        "<math>",
+        "<mi xml:lang=en role=navigation>",
+        "<select><option>",
+        "<body>",
+    ];
+
+    /// Every element of `page`, read by this module's `attr` and `is_caption_class`
+    /// and by scraper's own `attr` and `classes`, with the element order of
+    /// `select("*")`.
+    fn read_as_scraper_reads(page: &str) {
+        let doc = Html::parse_document(page);
+        let all = scraper::Selector::parse("*").unwrap();
+        let ours: Vec<_> = elements(&doc).map(|e| e.id()).collect();
+        let theirs: Vec<_> = doc.select(&all).map(|e| e.id()).collect();
+        assert_eq!(ours, theirs, "{page}");
+        for e in elements(&doc) {
+            for name in [
+                "role",
+                "property",
+                "name",
+                "content",
+                "type",
+                "data-caption",
+                "alt",
+                "title",
+                "class",
+                "lang",
+                "href",
+            ] {
+                assert_eq!(
+                    attr(e.value(), name),
+                    e.value().attr(name),
+                    "{name} in {page}"
+                );
+            }
+            let by_classes = e
+                .value()
+                .classes()
+                .any(|c| c.to_ascii_lowercase().contains("caption"));
+            assert_eq!(is_caption_class(e), by_classes, "{page}");
+        }
+    }
+
+    #[test]
+    fn repaired_pages_are_read_as_scraper_reads_them() {
+        for page in REPAIRED {
+            read_as_scraper_reads(page);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_tag_soup_is_read_as_scraper_reads_it(
+            parts in proptest::collection::vec(0..FRAGMENTS.len(), 0..60)
+        ) {
+            let page: String = parts.iter().map(|&i| FRAGMENTS[i]).collect();
+            read_as_scraper_reads(&page);
+        }
     }
 }
