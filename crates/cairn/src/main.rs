@@ -747,7 +747,7 @@ fn places(name: &str, json: bool) -> Result<ExitCode> {
 fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
     let mut archive = Archive::open_writer(data)?;
     // A gazetteer of the ingest's own: the pipeline lets it go before the end of the
-    // run (index builds and merge), which then peaks some 200 MB lower.
+    // run (index builds and merge), which then peaks lower.
     let extractor = Arc::new(Extractor::new(Arc::new(Gazetteer::load_bundled())));
     with_progress("ingested", json, |on_event| {
         cairn_pipeline::ingest(&mut archive, paths, extractor, opts, on_event)
