@@ -233,6 +233,23 @@ pub(crate) struct Matches {
     pub geo: Option<GeoGrid>,
 }
 
+/// Segments of more documents than this are left out of the merges the index writer
+/// makes in the background (compaction, at the end of an ingest, merges them all).
+pub(crate) const BACKGROUND_MERGE_MAX_DOCS: usize = 65_536;
+
+/// How the index writer merges segments as it goes: tantivy's log merge policy (eight
+/// segments of about the same size at a time), but only of segments of at most
+/// [`BACKGROUND_MERGE_MAX_DOCS`] documents. A merge maps its segments' files and reads
+/// them through, so they count in the process's resident memory while it runs: with no
+/// bound, a merge late in a million-page ingest mapped about 200 MB of segments on top of
+/// the batches' memory (and merged the same documents again, for a segment that the
+/// compaction at the end merges once more anyway).
+pub(crate) fn background_merge_policy() -> tantivy::indexer::LogMergePolicy {
+    let mut p = tantivy::indexer::LogMergePolicy::default();
+    p.set_max_docs_before_merge(BACKGROUND_MERGE_MAX_DOCS);
+    p
+}
+
 /// A merge of the index's segments under way ([`SearchIndex::start_compaction`]).
 pub(crate) struct Merging(tantivy::FutureResult<Option<tantivy::index::SegmentMeta>>);
 
@@ -331,7 +348,10 @@ impl SearchIndex {
             .index
             .writer_with_num_threads::<TantivyDocument>(1, 64 * 1024 * 1024)
         {
-            Ok(w) => Ok(w),
+            Ok(w) => {
+                w.set_merge_policy(Box::new(background_merge_policy()));
+                Ok(w)
+            }
             Err(tantivy::TantivyError::LockFailure(..)) => Err(WriterError::Busy),
             Err(e) => Err(WriterError::Other(self.err(e))),
         }
@@ -838,6 +858,46 @@ mod tests {
     use proptest::prelude::*;
 
     const WORDS: [&str; 5] = ["car", "bomb", "Car", "market", "blast"];
+
+    /// The writer's background merges take small segments, never large ones (which
+    /// tantivy's default policy would merge); compaction still merges everything.
+    #[test]
+    fn background_merges_leave_large_segments_to_compaction() {
+        use tantivy::index::SegmentId;
+        use tantivy::indexer::MergePolicy;
+        let dir = tempfile::tempdir().unwrap();
+        let index = SearchIndex::open_or_create(dir.path()).unwrap();
+        let metas = |docs: &[u32]| -> Vec<_> {
+            docs.iter()
+                .map(|&n| {
+                    index
+                        .index
+                        .new_segment_meta(SegmentId::generate_random(), n)
+                })
+                .collect()
+        };
+        let policy = background_merge_policy();
+        let large = (BACKGROUND_MERGE_MAX_DOCS + 1) as u32;
+        // Eight segments of one commit's size: merged, as before.
+        let small = metas(&[20_000; 8]);
+        let candidates = policy.compute_merge_candidates(&small);
+        assert_eq!(candidates.len(), 1);
+        assert_eq!(candidates[0].0.len(), 8);
+        // Eight large ones (and eight small ones beside them): only the small ones.
+        let mixed = metas(&[[large; 8], [20_000; 8]].concat());
+        let candidates = policy.compute_merge_candidates(&mixed);
+        assert_eq!(candidates.len(), 1);
+        for id in &candidates[0].0 {
+            let m = mixed.iter().find(|m| m.id() == *id).unwrap();
+            assert!(m.max_doc() < large, "a large segment in a background merge");
+        }
+        // tantivy's default would have merged the large ones too.
+        let default = tantivy::indexer::LogMergePolicy::default();
+        assert_eq!(default.compute_merge_candidates(&mixed).len(), 2);
+        // And the writer uses this policy.
+        let w = index.writer().ok().unwrap();
+        assert_eq!(format!("{:?}", w.get_merge_policy()), format!("{policy:?}"));
+    }
 
     /// A word of the vocabulary, or one too long for the analyzer (it is dropped and
     /// leaves a gap in the positions).
