@@ -3,7 +3,7 @@
 //! ([`KeyTable`]: how many distinct texts had each key, and the entries each key finds) as
 //! sorted runs per shard of the key space with a small map of what changed since.
 //!
-//! Per entry this keeps 112 bytes of fixed fields (with a 64-bit set of its bigrams) and
+//! Per entry this keeps 104 bytes of fixed fields (with a 64-bit set of its bigrams) and
 //! a byte or two per word of its identity and per fact word (its number in a [`Dict`]
 //! that holds each word's text and hash once), from which its bigrams are made again when
 //! it is verified ([`Grams`]), where they took 4 bytes each (and a [`Features`] value
@@ -260,21 +260,6 @@ struct Slice {
     len: u32,
 }
 
-impl Slice {
-    /// The first `n` elements, and the rest.
-    fn split(self, n: usize) -> (Slice, Slice) {
-        let n = (n as u32).min(self.len);
-        (
-            Slice { len: n, ..self },
-            Slice {
-                chunk: self.chunk,
-                start: self.start + n,
-                len: self.len - n,
-            },
-        )
-    }
-}
-
 /// Slices of every entry (word numbers), in chunks.
 #[derive(Debug)]
 struct Arena<T>(Vec<Vec<T>>);
@@ -380,10 +365,11 @@ struct Head {
     word_bits: [u64; 4],
     exact_bits: [u64; 4],
     gram_bits: u64,
-    /// The identity's word numbers in order, in `Entries::words`.
-    words_at: Slice,
-    /// Its fact words' numbers, ascending, as gaps, in `Entries::words`.
-    facts_at: Slice,
+    /// In `Entries::words`: the identity's word numbers in order, then its fact words'
+    /// numbers, ascending, as gaps.
+    at: Slice,
+    /// Where the fact words start in `at` (bytes).
+    facts_from: u32,
     words: u32,
     len: u32,
     /// The word number of the cut-short last word ([`NOT_CUT`], [`CUT_UNKNOWN`]).
@@ -396,7 +382,7 @@ struct Head {
 }
 
 // The fixed fields' size, as the memory figures above and in `near.rs` give it.
-const _: () = assert!(std::mem::size_of::<Head>() == 112);
+const _: () = assert!(std::mem::size_of::<Head>() == 104);
 
 /// The features of many entries, numbered from 0 in the order pushed.
 #[derive(Debug, Default)]
@@ -434,7 +420,6 @@ impl Entries {
             next = id + 1;
         }
         let at = self.words.push(&bytes);
-        let (words_at, facts_at) = at.split(words_len);
         let last = match f.last_word.as_deref() {
             // (Always one of the words: interned above.)
             Some(w) if f.vocab.contains(w) => self.dict.intern(w),
@@ -445,8 +430,8 @@ impl Entries {
         let head = Head {
             word_bits: f.word_bits,
             exact_bits: f.exact_bits,
-            words_at,
-            facts_at,
+            at,
+            facts_from: words_len as u32,
             gram_bits: f.gram_bits,
             grams: u16::try_from(f.bigrams.len()).unwrap_or(u16::MAX),
             words: u32::try_from(f.words).unwrap_or(u32::MAX),
@@ -461,7 +446,7 @@ impl Entries {
     /// Starts loading what [`Entries::bits`] reads of entry `e` into the cache, without
     /// waiting for it: a loop over candidates asks for those a few steps ahead, so that
     /// their cache misses overlap instead of coming one after another (at a million pages
-    /// the heads take about 280 MB, and reading one was most of a candidate's cost).
+    /// the heads take about 260 MB, and reading one was most of a candidate's cost).
     pub fn prefetch(&self, e: usize) {
         if let Some(h) = self.heads.get(e) {
             // The fields may lie on up to three cache lines; a line asked twice costs
@@ -492,9 +477,10 @@ impl Entries {
             CUT_UNKNOWN => Some(""),
             id => Some(self.dict.word(id).unwrap_or("")),
         };
+        let (words, facts) = self.words.get(h.at).split_at(h.facts_from as usize);
         let grams = Grams::Words {
-            words: self.words.get(h.words_at),
-            facts: self.words.get(h.facts_at),
+            words,
+            facts,
             dict: &self.dict,
         };
         let gram_count = match h.grams {
@@ -506,7 +492,7 @@ impl Entries {
             grams,
             gram_count,
             gram_bits: h.gram_bits,
-            vocab: Vocab::Ids(self.words.get(h.words_at), &self.dict),
+            vocab: Vocab::Ids(words, &self.dict),
             last_word,
             word_bits: &h.word_bits,
             exact_bits: &h.exact_bits,

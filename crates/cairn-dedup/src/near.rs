@@ -643,7 +643,7 @@ impl Eligible {
 /// [`NearIndex::publish`]ed, then visible to [`Prober`]s (other threads verifying the
 /// next texts ahead of their lookup); the index's own lookups see pending ones too.
 ///
-/// Memory: per entry 112 bytes and a byte or two per word of its identity and per fact
+/// Memory: per entry 104 bytes and a byte or two per word of its identity and per fact
 /// word (see `compact.rs`), plus 4 bytes per key it is found by; per distinct key, 14 bytes.
 #[derive(Debug, Default)]
 pub struct NearIndex {
