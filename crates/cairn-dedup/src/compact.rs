@@ -633,6 +633,15 @@ impl Shard {
     }
 }
 
+/// The end of a key's entries (in order) from the first numbered `from` or more.
+pub(crate) fn ids_from(ids: &[u32], from: u32) -> &[u32] {
+    debug_assert!(ids.is_sorted(), "a key's entries out of order");
+    if from == 0 {
+        return ids;
+    }
+    &ids[ids.partition_point(|&e| e < from)..]
+}
+
 /// The directory slot of `key` among `2^bits` ([`Shard::dir`]): its first `bits` bits
 /// after those that pick the shard.
 fn slot_of(key: u64, bits: u32) -> usize {
@@ -667,14 +676,24 @@ impl KeyTable {
         }
     }
 
-    /// [`KeyTable::for_each_id`] of each of `keys` in turn, with the same calls, but each
-    /// step of the lookups (directory slot, the slot's keys, the key's start, its entries)
-    /// asked of the cache for every key before any is read, so that the keys' cache misses
-    /// overlap instead of coming one after another.
-    pub fn for_each_id_of(&self, keys: &[u64], mut f: impl FnMut(u32)) {
+    /// [`KeyTable::for_each_id`] of each of `keys` in turn, with the same calls for the
+    /// entries numbered `from` or more, but each step of the lookups (directory slot, the
+    /// slot's keys, the key's start, its entries) asked of the cache for every key before
+    /// any is read, so that the keys' cache misses overlap instead of coming one after
+    /// another. A key's entries are in the order they were added, which is their order by
+    /// number: the first at `from` or past it is found by bisection (a lookup after a
+    /// probe wants only the few entries made since, of keys that find a hundred or more).
+    /// Each key's [`KeyTable::count`] is written to `counts` (as long as `keys`) on the way.
+    pub fn for_each_id_of(
+        &self,
+        keys: &[u64],
+        from: u32,
+        counts: &mut [u32],
+        mut f: impl FnMut(u32),
+    ) {
         use prefetch_index::prefetch_index;
         const AT_ONCE: usize = 16;
-        for keys in keys.chunks(AT_ONCE) {
+        for (keys, counts) in keys.chunks(AT_ONCE).zip(counts.chunks_mut(AT_ONCE)) {
             for &k in keys {
                 let s = self.shard(k);
                 let j = slot_of(k, s.dir_bits);
@@ -698,6 +717,7 @@ impl KeyTable {
                 *at = s.find(k);
                 if let Some(i) = *at {
                     prefetch_index(&s.starts, i);
+                    prefetch_index(&s.counts, i);
                 }
             }
             for (&at, &k) in found.iter().zip(keys) {
@@ -709,13 +729,19 @@ impl KeyTable {
                     prefetch_index(&s.ids, start as usize);
                 }
             }
-            for (&at, &k) in found.iter().zip(keys) {
+            for ((&at, &k), count) in found.iter().zip(keys).zip(counts.iter_mut()) {
                 let s = self.shard(k);
+                *count = 0;
                 if let Some(i) = at {
-                    s.run_ids(i).iter().copied().for_each(&mut f);
+                    *count = u32::from(s.counts[i]);
+                    ids_from(s.run_ids(i), from)
+                        .iter()
+                        .copied()
+                        .for_each(&mut f);
                 }
                 if let Some(c) = s.recent.get(&k) {
-                    c.ids.iter().copied().for_each(&mut f);
+                    *count += u32::from(c.count);
+                    ids_from(&c.ids, from).iter().copied().for_each(&mut f);
                 }
             }
         }
@@ -791,9 +817,19 @@ mod tests {
         for k in &keys {
             table.for_each_id(*k, |e| one.push(e));
         }
-        table.for_each_id_of(&keys, |e| many.push(e));
+        let mut counts = vec![u32::MAX; keys.len()];
+        table.for_each_id_of(&keys, 0, &mut counts, |e| many.push(e));
         assert!(one.len() > 40);
         assert_eq!(many, one);
+        let counted: Vec<u32> = keys.iter().map(|&k| table.count(k)).collect();
+        assert_eq!(counts, counted);
+        // From an entry on: the same calls, less those of earlier entries.
+        for from in [1, 5_000, 20_001, 39_999, 40_000] {
+            let mut later = Vec::new();
+            table.for_each_id_of(&keys, from, &mut counts, |e| later.push(e));
+            let expected: Vec<u32> = one.iter().copied().filter(|&e| e >= from).collect();
+            assert_eq!(later, expected, "entries from {from}");
+        }
         assert_eq!(table.count(12345), 0);
         // Keys next to held ones (same directory slot) are not found.
         for k in want.keys() {

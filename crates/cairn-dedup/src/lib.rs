@@ -235,7 +235,10 @@ impl Deduper {
         let cluster = if let Some(&c) = self.exact.get(&key) {
             c
         } else {
-            let eligible = eligible.unwrap_or_else(|| self.near.observe(&f));
+            let eligible = eligible.unwrap_or_else(|| match probe {
+                Some(p) => self.near.observe_probed(&f, p),
+                None => self.near.observe(&f),
+            });
             let found = match probe {
                 Some(p) => self.near.lookup_probed(&f, p),
                 None => self.near.lookup(&f),

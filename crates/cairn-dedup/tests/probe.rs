@@ -30,7 +30,11 @@ fn cluster(
         }
         let f = features(t);
         let p = probe(i, &f, &index);
-        let eligible = index.observe(&f);
+        // A probe also tells which keys need not be counted again.
+        let eligible = match &p {
+            Some(p) => index.observe_probed(&f, p),
+            None => index.observe(&f),
+        };
         let found = match &p {
             Some(p) => index.lookup_probed(&f, p),
             None => index.lookup(&f),

@@ -139,7 +139,7 @@ impl cairn_store::Clusterer for NearClusterer {
             None => (cairn_dedup::features(text), cairn_dedup::Probe::default()),
         };
         // Every new distinct text counts under its keys, whatever becomes of it.
-        let eligible = self.index.observe(&f);
+        let eligible = self.index.observe_probed(&f, &probe);
         let found = self.index.lookup_probed(&f, &probe);
         self.ambiguous = found == cairn_dedup::Lookup::Ambiguous;
         self.last = Some((text.to_string(), f, eligible));
