@@ -235,14 +235,11 @@ impl Deduper {
         let cluster = if let Some(&c) = self.exact.get(&key) {
             c
         } else {
-            let eligible = eligible.unwrap_or_else(|| match probe {
-                Some(p) => self.near.observe_probed(&f, p),
-                None => self.near.observe(&f),
-            });
-            let found = match probe {
-                Some(p) => self.near.lookup_probed(&f, p),
-                None => self.near.lookup(&f),
-            };
+            // No probe is an empty one: the lookup verifies every entry itself.
+            let unprobed = Probe::default();
+            let probe = probe.unwrap_or(&unprobed);
+            let eligible = eligible.unwrap_or_else(|| self.near.observe_probed(&f, probe));
+            let found = self.near.lookup_probed(&f, probe);
             let c = match found {
                 near::Lookup::Match(c) => c as u32,
                 near::Lookup::Ambiguous => {
