@@ -946,7 +946,7 @@ impl NearIndex {
 
     /// [`NearIndex::observe`] for a text already probed ([`NearIndex::probe`] or a
     /// [`Prober`] of this index, for the same features): the keys the probe found full
-    /// are not looked up again (at a million pages, most keys of formulaic captions).
+    /// are not looked up again (keys that formulaic captions share fill up early).
     pub fn observe_probed(&mut self, f: &Features, probe: &Probe) -> Eligible {
         let mut out = 0u16;
         let mut keys = [0u64; BANDS + 1];
