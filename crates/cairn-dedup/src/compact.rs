@@ -59,34 +59,87 @@ impl<'a> Grams<'a> {
     {
         match self {
             Grams::Hashes(h) => h,
-            Grams::Words { words, facts, dict } => {
+            Grams::Words { .. } => {
                 buf.clear();
-                let (mut prev, mut n) = (None, 0usize);
-                for h in ids(words).filter_map(|id| dict.hash(id)) {
-                    if let Some(p) = prev {
-                        buf.push(crate::near::pair_gram(p, h));
-                    }
-                    prev = Some(h);
-                    n += 1;
-                }
-                if let (1, Some(h)) = (n, prev) {
-                    buf.push(crate::near::single_gram(h));
-                }
-                let mut next = 0u32;
-                let mut rest = facts;
-                while let Some((gap, r)) = read_gap(rest) {
-                    rest = r;
-                    let Some(id) = next.checked_add(gap) else {
-                        break;
-                    };
-                    next = id.saturating_add(1);
-                    if let Some(w) = dict.word(id) {
-                        buf.push(crate::near::fact_gram(w));
-                    }
-                }
+                self.for_each_made(|g| buf.push(g));
                 buf.sort_unstable();
                 buf.dedup();
                 buf
+            }
+        }
+    }
+
+    /// Calls `f` with each bigram made from the words, in the order made, repeats
+    /// included ([`Grams::resolve`] sorts them and drops the repeats); nothing for
+    /// [`Grams::Hashes`].
+    fn for_each_made(self, mut f: impl FnMut(u32)) {
+        let Grams::Words { words, facts, dict } = self else {
+            return;
+        };
+        let (mut prev, mut n) = (None, 0usize);
+        for h in ids(words).filter_map(|id| dict.hash(id)) {
+            if let Some(p) = prev {
+                f(crate::near::pair_gram(p, h));
+            }
+            prev = Some(h);
+            n += 1;
+        }
+        if let (1, Some(h)) = (n, prev) {
+            f(crate::near::single_gram(h));
+        }
+        let mut next = 0u32;
+        let mut rest = facts;
+        while let Some((gap, r)) = read_gap(rest) {
+            rest = r;
+            let Some(id) = next.checked_add(gap) else {
+                break;
+            };
+            next = id.saturating_add(1);
+            if let Some(w) = dict.word(id) {
+                f(crate::near::fact_gram(w));
+            }
+        }
+    }
+
+    /// How many of `held` (sorted, distinct: [`Grams::Hashes`] of another text, whose
+    /// [`crate::near::Features::gram_bits`] are `bits`) these bigrams share. Made from
+    /// words, the bigrams are looked up as they are made, each found one marked once in
+    /// a bit set over `held`: no list to sort, as [`Grams::resolve`] needs.
+    pub fn shared_with(self, held: &[u32], bits: u64) -> usize {
+        match self {
+            Grams::Hashes(own) => {
+                let (mut i, mut j, mut shared) = (0, 0, 0usize);
+                while i < own.len() && j < held.len() {
+                    match own[i].cmp(&held[j]) {
+                        std::cmp::Ordering::Less => i += 1,
+                        std::cmp::Ordering::Greater => j += 1,
+                        std::cmp::Ordering::Equal => {
+                            shared += 1;
+                            i += 1;
+                            j += 1;
+                        }
+                    }
+                }
+                shared
+            }
+            Grams::Words { .. } => {
+                let mut small = [0u64; 4];
+                let mut large = Vec::new();
+                let found: &mut [u64] = if held.len() <= 256 {
+                    &mut small
+                } else {
+                    large.resize(held.len().div_ceil(64), 0);
+                    &mut large
+                };
+                self.for_each_made(|g| {
+                    if bits & crate::near::gram_bit(g) == 0 {
+                        return;
+                    }
+                    if let Ok(i) = held.binary_search(&g) {
+                        found[i / 64] |= 1 << (i % 64);
+                    }
+                });
+                found.iter().map(|w| w.count_ones() as usize).sum()
             }
         }
     }
@@ -917,6 +970,39 @@ mod tests {
             for (i, f) in fs.iter().enumerate() {
                 proptest::prop_assert_eq!(entries.get(i).grams.resolve(&mut buf), &f.bigrams[..]);
             }
+        }
+
+        /// Bigrams made from an entry's words and counted against another text's as they
+        /// are made share as many as the two sorted lists do, with a list of more than
+        /// 256 bigrams too (a bit set of its own then), and whatever the other's bits.
+        #[test]
+        fn shared_bigrams_are_counted_as_the_sorted_lists_share_them(
+            text in "([A-Za-z0-9]{1,8} ){5,40}",
+            keep in proptest::collection::vec(proptest::bool::ANY, 40),
+            extra in proptest::collection::btree_set(proptest::num::u32::ANY, 0..600),
+            all_bits in proptest::bool::ANY,
+        ) {
+            let f = crate::features(&text);
+            let mut entries = Entries::default();
+            entries.push(&f);
+            let mut held: Vec<u32> = f
+                .bigrams
+                .iter()
+                .zip(keep.iter().cycle())
+                .filter(|(_, k)| **k)
+                .map(|(g, _)| *g)
+                .chain(extra)
+                .collect();
+            held.sort_unstable();
+            held.dedup();
+            let bits = if all_bits {
+                u64::MAX
+            } else {
+                held.iter().fold(0, |m, &g| m | crate::near::gram_bit(g))
+            };
+            let want = f.bigrams.iter().filter(|g| held.binary_search(g).is_ok()).count();
+            proptest::prop_assert_eq!(entries.get(0).grams.shared_with(&held, bits), want);
+            proptest::prop_assert_eq!(Grams::Hashes(&f.bigrams).shared_with(&held, bits), want);
         }
 
         /// The bigram-bit bound only ever rejects what the score would: the answer is

@@ -541,22 +541,16 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
     if most.is_some_and(|m| (m as f32 / smaller as f32) < threshold) {
         return None;
     }
-    let (mut a_buf, mut b_buf) = (Vec::new(), Vec::new());
-    let a_grams = a.grams.resolve(&mut a_buf);
-    let b_grams = b.grams.resolve(&mut b_buf);
-    let (mut i, mut j, mut shared) = (0, 0, 0usize);
-    while i < a_grams.len() && j < b_grams.len() {
-        match a_grams[i].cmp(&b_grams[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared += 1;
-                i += 1;
-                j += 1;
-            }
+    let shared = match (a.grams, b.grams) {
+        (Grams::Hashes(h), other) => other.shared_with(h, a.gram_bits),
+        (other, Grams::Hashes(h)) => other.shared_with(h, b.gram_bits),
+        _ => {
+            let mut buf = Vec::new();
+            let held = a.grams.resolve(&mut buf);
+            let bits = held.iter().fold(0, |m, &g| m | gram_bit(g));
+            b.grams.shared_with(held, bits)
         }
-    }
-    debug_assert_eq!(smaller, a_grams.len().min(b_grams.len()).max(1));
+    };
     let score = shared as f32 / smaller as f32;
     if score < threshold {
         return None;
@@ -781,8 +775,10 @@ impl View<'_> {
     }
 
     /// Adds to `out` every entry numbered in `from..to` that shares a key with `f` and
-    /// verifies against it, each once, with its score. Returns how many texts each key
-    /// of `f` ([`band_keys`], in order) has counted in the published table (none when
+    /// verifies against it, with its score: once for each key of `f` that finds it (a
+    /// caller counts clusters, not entries; checking the few found twice costs less than
+    /// finding them among the hundreds found once). Returns how many texts each key of
+    /// `f` ([`band_keys`], in order) has counted in the published table (none when
     /// `from..to` is empty: nothing is looked up then).
     fn verify_candidates(
         &self,
@@ -822,7 +818,6 @@ impl View<'_> {
                 }
             }
         }
-        dedup_ids(&mut candidates);
         let f = f.as_ref();
         let bits = f.bits();
         // The candidates' heads are far apart in a large index: ask for each a few
@@ -855,40 +850,6 @@ impl View<'_> {
     }
 }
 
-/// Drops the repeats of each id from `ids`, which otherwise keep their order: an entry
-/// found by several keys is verified once. (Each key's entries come in order, but a
-/// caption's keys together find up to `BANDS + 1` times [`MAX_BUCKET`] of them; sorting
-/// those took a tenth of the clustering, where a small open-addressing set that stays in
-/// the first-level cache takes a few nanoseconds an id.)
-fn dedup_ids(ids: &mut Vec<u32>) {
-    const EMPTY: u32 = u32::MAX;
-    if ids.len() < 2 {
-        return;
-    }
-    let slots_len = (ids.len() * 2).next_power_of_two();
-    let shift = 32 - slots_len.trailing_zeros();
-    let mask = slots_len - 1;
-    let mut slots = vec![EMPTY; slots_len];
-    let mut seen_empty = false;
-    ids.retain(|&e| {
-        if e == EMPTY {
-            return !std::mem::replace(&mut seen_empty, true);
-        }
-        // Fibonacci hashing: the top bits of the product spread consecutive ids.
-        let mut i = (e.wrapping_mul(0x9E37_79B9) >> shift) as usize;
-        loop {
-            match slots[i] {
-                s if s == e => return false,
-                EMPTY => {
-                    slots[i] = e;
-                    return true;
-                }
-                _ => i = (i + 1) & mask,
-            }
-        }
-    });
-}
-
 /// The LSH keys of a caption: one per band of its signature, plus its prefix key
 /// when it has one. Two captions sharing a key are candidates for verification.
 pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
@@ -906,7 +867,7 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
 
 /// How many candidates ahead [`View::verify_candidates`] asks for an entry's head: enough
 /// to overlap several cache misses, few enough that the first are still cached when read.
-const PREFETCH_AHEAD: usize = 8;
+const PREFETCH_AHEAD: usize = 16;
 
 /// How many distinct texts with a key may be found through it ([`Eligible`]).
 pub const MAX_BUCKET: usize = 128;
@@ -1200,19 +1161,6 @@ mod tests {
             )),
             None
         );
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn dedup_ids_keeps_the_first_of_each_id_in_order(
-            ids in proptest::collection::vec(proptest::prop_oneof![0u32..40, proptest::num::u32::ANY], 0..3000)
-        ) {
-            let mut got = ids.clone();
-            dedup_ids(&mut got);
-            let mut seen = std::collections::HashSet::new();
-            let want: Vec<u32> = ids.into_iter().filter(|e| seen.insert(*e)).collect();
-            proptest::prop_assert_eq!(got, want);
-        }
     }
 
     #[test]
