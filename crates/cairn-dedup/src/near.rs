@@ -546,9 +546,7 @@ pub(crate) fn similarity_of(a: FeatRef<'_>, b: FeatRef<'_>, threshold: f32) -> O
         (other, Grams::Hashes(h)) => other.shared_with(h, b.gram_bits),
         _ => {
             let mut buf = Vec::new();
-            let held = a.grams.resolve(&mut buf);
-            let bits = held.iter().fold(0, |m, &g| m | gram_bit(g));
-            b.grams.shared_with(held, bits)
+            b.grams.shared_with(a.grams.resolve(&mut buf), a.gram_bits)
         }
     };
     let score = shared as f32 / smaller as f32;
