@@ -188,7 +188,12 @@ fn parse_inner(inner: &str, rel: usize, strong: bool) -> Option<Parsed> {
     let mut warnings = Vec::new();
     let trimmed = inner.trim();
     let lead = inner.len() - inner.trim_start().len();
-    if trimmed.is_empty() || trimmed.to_lowercase().starts_with("published") {
+    // ("Published ...": ASCII letters, so comparing bytes without case finds what
+    // lower-casing the text would.)
+    let published = trimmed
+        .get(..9)
+        .is_some_and(|p| p.eq_ignore_ascii_case("published"));
+    if trimmed.is_empty() || published {
         return None;
     }
     // A date alone is not a credit.

@@ -9,23 +9,24 @@ const MONTH: &str = r"(January|February|March|April|May|June|July|August|Septemb
 
 static MDY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b{MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"
+        r"\b{MONTH}\s+([0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+([0-9]{{4}})\b"
     ))
     .unwrap()
 });
 static DMY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+(\d{{4}})\b"
+        r"\b([0-9]{{1,2}})(?:st|nd|rd|th)?\s+{MONTH},?\s+([0-9]{{4}})\b"
     ))
     .unwrap()
 });
-static ISO: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(\d{4})-(\d{2})-(\d{2})\b").unwrap());
+static ISO: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b([0-9]{4})-([0-9]{2})-([0-9]{2})\b").unwrap());
 static NUMERIC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b").unwrap());
+    LazyLock::new(|| Regex::new(r"\b([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})\b").unwrap());
 static MY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"\b{MONTH},?\s+(\d{{4}})\b")).unwrap());
+    LazyLock::new(|| Regex::new(&format!(r"\b{MONTH},?\s+([0-9]{{4}})\b")).unwrap());
 static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:\b(?:in|during)\s+|\s-\s*|^)((?:19|20)\d{2})\b").unwrap());
+    LazyLock::new(|| Regex::new(r"(?:\b(?:in|during)\s+|\s-\s*|^)((?:19|20)[0-9]{2})\b").unwrap());
 
 fn month_number(m: &str) -> Option<u8> {
     let m = m.trim_end_matches('.').to_lowercase();
@@ -57,9 +58,35 @@ fn day_value(y: i32, m: u8, d: u8) -> Option<String> {
     Some(date.to_string())
 }
 
+/// Whether `text` has four ASCII digits in a row: every form [`find_all`] reads holds a
+/// year written so (the patterns take ASCII digits only: a year in other digits would
+/// not parse), so text without such a run has no date and the six searches are skipped.
+fn has_year_digits(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        if b.is_ascii_digit() {
+            run += 1;
+            if run == 4 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
 /// Every date written in `text`, in text order, without overlaps (the most precise
 /// reading of a stretch of text wins).
 pub fn find_all(text: &str) -> Vec<DateValue> {
+    if !has_year_digits(text) {
+        return Vec::new();
+    }
+    scan(text)
+}
+
+/// [`find_all`] without the check for a year's digits.
+fn scan(text: &str) -> Vec<DateValue> {
     let mut out: Vec<DateValue> = Vec::new();
     let push = |out: &mut Vec<DateValue>, span: Span, value: String, precision: Precision| {
         if out
@@ -247,6 +274,37 @@ mod tests {
         );
         assert_eq!(value("A man walks on Wednesday in Homs."), None);
         assert_eq!(value("Seen on February 30, 2016."), None);
+    }
+
+    #[test]
+    fn years_are_ascii_digits() {
+        // Arabic-Indic digits: "in 20٢٣" was read as the year "20٢٣".
+        assert_eq!(value("Seen in Homs in 20\u{662}\u{663}."), None);
+        assert_eq!(value("Seen in Homs on June 5, 2\u{660}14."), None);
+        assert_eq!(
+            value("Seen in Homs in 2023."),
+            Some(("2023".into(), Precision::Year))
+        );
+    }
+
+    proptest::proptest! {
+        /// Skipping text without four digits in a row loses no date.
+        #[test]
+        fn the_digit_check_loses_no_date(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "in ", "during ", " - ", "June ", "Sept. ", "5 ", "12th ", "2014", "201", "1999",
+                "20", "14", "-", "/", "3/4/", "2020-01-02", ", ", "Homs ", "\u{663}", "x",
+                "May", "7", "0", " ", ".",
+            ]), 0..14)
+        ) {
+            let text: String = parts.concat();
+            let all = find_all(&text);
+            let scanned = scan(&text);
+            proptest::prop_assert_eq!(all.len(), scanned.len());
+            for (a, b) in all.iter().zip(&scanned) {
+                proptest::prop_assert_eq!((&a.value, a.span), (&b.value, b.span));
+            }
+        }
     }
 
     #[test]

@@ -98,6 +98,19 @@ static LOWER_BRIGADE: LazyLock<Regex> = LazyLock::new(|| {
 static AIR_FORCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b([A-Z][a-z]+)\s+(air force|navy|coast guard)\b").unwrap());
 
+/// What [`ORG_PATTERN`], [`LOWER_BRIGADE`] and [`AIR_FORCE`] need: one of their head
+/// words, case-sensitive as they are. Text without any is not searched with them (each
+/// search is a pass over the caption; most captions name no armed group). Literals
+/// only, so the search is the regex engine's literal search.
+static ORG_NEEDS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        "Brigade|Battalion|Front|Movement|Army|Forces|Party|Council|Committee|Organisation|\
+         Organization|Union|Agency|Ministry|Observatory|Network|Corps|Division|Militia|Guard|\
+         brigade|battalion|air force|navy|coast guard",
+    )
+    .unwrap()
+});
+
 /// Head words that do not make an organisation on their own ("Syrian Government forces").
 const WEAK_HEAD_OWNERS: &[&str] = &[
     "Syrian",
@@ -130,29 +143,31 @@ pub fn organizations(text: &str, mask: &Mask) -> Vec<(String, Span)> {
             push(&mut out, s);
         }
     }
-    for c in ORG_PATTERN.captures_iter(text) {
-        let whole = c.get(0).unwrap();
-        let owner = c.get(1).unwrap().as_str();
-        let first = owner.split_whitespace().next().unwrap_or("");
-        if owner.split_whitespace().count() == 1 && WEAK_HEAD_OWNERS.contains(&first) {
-            continue;
-        }
-        let mut start = whole.start();
-        // "A Free Syrian Army fighter": drop a leading article.
-        for art in ["The ", "A ", "An "] {
-            if text[start..].starts_with(art) {
-                start += art.len();
+    if ORG_NEEDS.is_match(text) {
+        for c in ORG_PATTERN.captures_iter(text) {
+            let whole = c.get(0).unwrap();
+            let owner = c.get(1).unwrap().as_str();
+            let first = owner.split_whitespace().next().unwrap_or("");
+            if owner.split_whitespace().count() == 1 && WEAK_HEAD_OWNERS.contains(&first) {
+                continue;
             }
+            let mut start = whole.start();
+            // "A Free Syrian Army fighter": drop a leading article.
+            for art in ["The ", "A ", "An "] {
+                if text[start..].starts_with(art) {
+                    start += art.len();
+                }
+            }
+            push(&mut out, Span::new(start, whole.end()));
         }
-        push(&mut out, Span::new(start, whole.end()));
-    }
-    for c in LOWER_BRIGADE.captures_iter(text) {
-        let whole = c.get(0).unwrap();
-        push(&mut out, Span::new(whole.start(), whole.end()));
-    }
-    for c in AIR_FORCE.captures_iter(text) {
-        let whole = c.get(0).unwrap();
-        push(&mut out, Span::new(whole.start(), whole.end()));
+        for c in LOWER_BRIGADE.captures_iter(text) {
+            let whole = c.get(0).unwrap();
+            push(&mut out, Span::new(whole.start(), whole.end()));
+        }
+        for c in AIR_FORCE.captures_iter(text) {
+            let whole = c.get(0).unwrap();
+            push(&mut out, Span::new(whole.start(), whole.end()));
+        }
     }
     out.sort_by_key(|(_, s)| s.start);
     // "Jaish al-Islam (Islam Army)", "Syrian Democratic Forces (SDF)": a parenthesis right
@@ -181,6 +196,18 @@ static ABU: LazyLock<Regex> =
 static POSITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"\b({NAME})\s+\((?:\d(?:st|nd|rd|th)\s+)?(?:L|R|C|left|right|center|centre|front|back|top|bottom)\)")).unwrap()
 });
+/// The ends of [`AGED`] and [`POSITION`], which begin with a name: a name pattern has no
+/// literal to look for, so it is tried at every capital of the caption; these ends start
+/// with a comma or a parenthesis, and a caption without them is not searched for the
+/// whole.
+static AGED_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r",\s+(?:aged\s+)?\d{1,3},").unwrap());
+static POSITION_END: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\((?:\d(?:st|nd|rd|th)\s+)?(?:L|R|C|left|right|center|centre|front|back|top|bottom)\)",
+    )
+    .unwrap()
+});
 static NAMED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"\b(?:named|identified as|known as)\s+({NAME})")).unwrap()
 });
@@ -195,15 +222,19 @@ fn trim_name(n: &str) -> &str {
 /// People named in `text` outside `mask`, in text order.
 pub fn persons(text: &str, mask: &Mask, exclude: &[String]) -> Vec<(String, Span)> {
     let mut out: Vec<(String, Span)> = Vec::new();
-    let strong: [(&Regex, bool); 6] = [
-        (&TITLED, true),
-        (&AGED, false),
-        (&BY, true),
-        (&ABU, true),
-        (&POSITION, false),
-        (&NAMED, true),
+    // (pattern, whether one word is a name, what the text must hold for it to match)
+    let strong: [(&Regex, bool, Option<&Regex>); 6] = [
+        (&TITLED, true, None),
+        (&AGED, false, Some(&AGED_END)),
+        (&BY, true, None),
+        (&ABU, true, None),
+        (&POSITION, false, Some(&POSITION_END)),
+        (&NAMED, true, None),
     ];
-    for (re, single_ok) in strong {
+    for (re, single_ok, needs) in strong {
+        if needs.is_some_and(|n| !n.is_match(text)) {
+            continue;
+        }
         for c in re.captures_iter(text) {
             let g = c.get(1).unwrap();
             let name = trim_name(g.as_str());
@@ -396,6 +427,13 @@ static BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:war|conflict|uprising|revolution)\s+(?:that|which)\s+(?:has|have|had)\b|\bnationwide\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b|\bso\s+far\s+this\s+year\b|\bin\s+total\b|\bsince\s+it\s+began\b").unwrap()
 });
 
+/// What the count patterns need: [`COUNT_BEFORE`], [`COUNT_AFTER`] and [`COUNT_LEFT`] end
+/// or start with a casualty word, [`TOLL`] holds "toll"; case-insensitive as they are
+/// (the same `(?i)`, so the same Unicode case folding). Most captions count no dead or
+/// injured: their text is not searched with the four patterns.
+static COUNT_NEEDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new("(?i)kill|dead|died|injur|wound|hurt|toll").unwrap());
+
 fn count(hedge: Option<&str>, num: &str, text: &str, span: Span) -> Option<Count> {
     let (n, open) = parse_number(&num.split_whitespace().collect::<Vec<_>>().join(" "))?;
     let hedge = hedge.map(|h| {
@@ -427,6 +465,9 @@ pub fn casualties(
     let mut killed: Option<Count> = None;
     let mut injured: Option<Count> = None;
     let mut warnings = Vec::new();
+    if !COUNT_NEEDS.is_match(text) {
+        return (killed, injured, warnings);
+    }
     let is_background = |span: Span| {
         let sent = sentences
             .iter()

@@ -82,7 +82,7 @@ fn is_settlement_word(word: &str) -> bool {
 
 /// Words after a mention that say what kind of place it is.
 fn kind_hint(word: &str) -> Option<PlaceKind> {
-    Some(match word.to_lowercase().as_str() {
+    Some(match &*lowered(word) {
         "province" | "governorate" | "countryside" | "state" | "region" | "provinces" => {
             PlaceKind::Admin1
         }
@@ -360,10 +360,41 @@ fn demonym_country(word: &str) -> Option<&'static str> {
 
 /// `s.to_lowercase()`, made only when `s` has an upper-case letter or is not ASCII.
 fn lowered(s: &str) -> Cow<'_, str> {
-    if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Borrowed(s)
-    } else {
+    if !s.is_ascii() {
         Cow::Owned(s.to_lowercase())
+    } else if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// The tokens of a text in lower case.
+enum Lower<'t> {
+    /// ASCII text lowered whole: a token's lower case is at its own span.
+    Ascii(String),
+    /// Each token lowered on its own (lowering other text can change lengths).
+    Tokens(Vec<Cow<'t, str>>),
+}
+
+impl<'t> Lower<'t> {
+    fn new(text: &'t str, toks: &[Tok]) -> Self {
+        if text.is_ascii() {
+            Lower::Ascii(text.to_ascii_lowercase())
+        } else {
+            Lower::Tokens(
+                toks.iter()
+                    .map(|t| lowered(&text[t.span.start..t.span.end]))
+                    .collect(),
+            )
+        }
+    }
+
+    fn at<'a>(&'a self, toks: &[Tok], i: usize) -> &'a str {
+        match self {
+            Lower::Ascii(s) => &s[toks[i].span.start..toks[i].span.end],
+            Lower::Tokens(v) => &v[i],
+        }
     }
 }
 
@@ -399,7 +430,8 @@ fn tokens(text: &str) -> Vec<Tok> {
         }
     };
     let inner = |c: char| word(c) || matches!(c, '\'' | '’' | '‘' | '`' | '-');
-    let mut out = Vec::new();
+    // About one token in five or six bytes of caption text: room for them at once.
+    let mut out = Vec::with_capacity(text.len() / 4 + 1);
     let mut chars = text.char_indices().peekable();
     while let Some((start, c)) = chars.next() {
         if !word(c) {
@@ -482,23 +514,22 @@ impl<'g> Resolver<'g> {
     pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
         let toks = tokens(text);
         // Each token in lower case, made once: the loops below read them several times.
-        let lower: Vec<Cow<'_, str>> = toks
-            .iter()
-            .map(|t| lowered(&text[t.span.start..t.span.end]))
-            .collect();
-        let lower_at = |i: usize| -> &str { &lower[i] };
+        let lower = Lower::new(text, &toks);
+        let lower_at = |i: usize| -> &str { lower.at(&toks, i) };
         // Context: countries named, and demonyms.
-        let mut context: FxHashMap<String, u32> = FxHashMap::default();
+        let mut context: FxHashMap<&str, u32> = FxHashMap::default();
         for (i, t) in toks.iter().enumerate() {
             if let Some(cc) = demonym_country(lower_at(i)) {
-                *context.entry(cc.to_string()).or_default() += 60;
+                *context.entry(cc).or_default() += 60;
             }
             if t.cap && !mask.overlaps(t.span) {
                 let (word, _) = strip_possessive(&text[t.span.start..t.span.end]);
-                for &id in self.g.exact(word) {
+                let folded = fold(word);
+                for &id in self.g.exact_folded(&folded) {
                     let e = self.g.entry(id);
-                    if e.kind == PlaceKind::Country && fold(&e.name) == fold(word) {
-                        *context.entry(e.country.clone()).or_default() += 100;
+                    // `e.folded` is the fold of the entry's preferred name.
+                    if e.kind == PlaceKind::Country && e.folded == folded {
+                        *context.entry(&e.country).or_default() += 100;
                     }
                 }
             }
@@ -610,18 +641,14 @@ impl<'g> Resolver<'g> {
                     } else {
                         ""
                     };
-                    let prev_words: Vec<String> = before
+                    // The two words before, in lower case.
+                    let prev_words: Vec<Cow<'_, str>> = before
                         .split_whitespace()
                         .rev()
-                        .take(3)
-                        .map(|w| {
-                            w.trim_matches(|c: char| !c.is_alphanumeric())
-                                .to_lowercase()
-                        })
+                        .take(2)
+                        .map(|w| lowered(w.trim_matches(|c: char| !c.is_alphanumeric())))
                         .collect();
-                    let cue = prev_words
-                        .first()
-                        .is_some_and(|w| CUES.contains(&w.as_str()))
+                    let cue = prev_words.first().is_some_and(|w| CUES.contains(&&**w))
                         || prev_words
                             .get(1)
                             .is_some_and(|w| w == "of" || w == "in" || w == "capital")
@@ -630,9 +657,9 @@ impl<'g> Resolver<'g> {
                     let next_word = after
                         .split_whitespace()
                         .next()
-                        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string())
+                        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
                         .unwrap_or_default();
-                    let hint = kind_hint(&next_word).or_else(|| {
+                    let hint = kind_hint(next_word).or_else(|| {
                         prev_words
                             .get(1)
                             .filter(|_| prev_words.first().is_some_and(|w| w == "of"))
@@ -707,7 +734,7 @@ impl<'g> Resolver<'g> {
                 if pass == 0 && !is_country {
                     continue;
                 }
-                let in_context = context.is_empty() || context.contains_key(&e.country);
+                let in_context = context.is_empty() || context.contains_key(e.country.as_str());
                 let primary = e.folded == m.folded;
                 let qualified = qualifies.is_some_and(|q| q != c && self.g.contains(c, q));
                 let strong = is_country
@@ -730,7 +757,7 @@ impl<'g> Resolver<'g> {
                     } else {
                         (m.cue || m.hint.is_some() || m.followed_by.is_some())
                             && !context.is_empty()
-                            && context.contains_key(&e.country)
+                            && context.contains_key(e.country.as_str())
                     };
                 if accept {
                     mentions[mi].chosen = Some(c);
@@ -810,12 +837,18 @@ impl<'g> Resolver<'g> {
         &self,
         c: PlaceId,
         m: &Mention,
-        context: &FxHashMap<String, u32>,
+        context: &FxHashMap<&str, u32>,
         resolved: &[PlaceId],
     ) -> f64 {
         let e = self.g.entry(c);
         let mut s = 0.0;
-        s += f64::from(context.get(&e.country).copied().unwrap_or(0).min(200));
+        s += f64::from(
+            context
+                .get(e.country.as_str())
+                .copied()
+                .unwrap_or(0)
+                .min(200),
+        );
         if let Some(h) = m.hint {
             if h == e.kind || (h == PlaceKind::Town && e.kind == PlaceKind::Town) {
                 s += 50.0;

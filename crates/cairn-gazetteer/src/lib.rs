@@ -139,7 +139,9 @@ pub struct Gazetteer {
     entries: Vec<Entry>,
     by_fold: NameIndex,
     by_skeleton: NameIndex,
-    admin1: HashMap<(String, String), PlaceId>,
+    /// Admin1 units by country code, then admin1 code (two maps, so that a lookup
+    /// borrows the entry's strings instead of copying them into a key).
+    admin1: HashMap<String, HashMap<String, PlaceId>>,
     countries: HashMap<String, PlaceId>,
     by_source_id: HashMap<String, PlaceId>,
 }
@@ -258,9 +260,9 @@ impl Gazetteer {
         for line in parsed {
             match line {
                 Line::Admin1(e) => {
-                    let key = (e.country.clone(), e.admin1_code.clone());
+                    let (cc, code) = (e.country.clone(), e.admin1_code.clone());
                     let id = g.push_entry(e);
-                    g.admin1.insert(key, id);
+                    g.admin1.entry(cc).or_default().insert(code, id);
                 }
                 Line::Country(e) => {
                     let cc = e.country.clone();
@@ -345,9 +347,8 @@ impl Gazetteer {
             match f[0] {
                 "A" if f.len() >= 3 => {
                     let (cc, code) = f[1].split_once('.').ok_or_else(|| bad("admin1 key"))?;
-                    let id = *self
-                        .admin1
-                        .get(&(cc.to_string(), code.to_string()))
+                    let id = self
+                        .admin1_unit(cc, code)
                         .ok_or_else(|| bad("unknown admin1"))?;
                     let e = &mut self.entries[id as usize];
                     // The GeoNames name stays a name of the unit.
@@ -474,9 +475,11 @@ impl Gazetteer {
         if e.admin1_code.is_empty() {
             return None;
         }
-        self.admin1
-            .get(&(e.country.clone(), e.admin1_code.clone()))
-            .copied()
+        self.admin1_unit(&e.country, &e.admin1_code)
+    }
+
+    fn admin1_unit(&self, country: &str, code: &str) -> Option<PlaceId> {
+        self.admin1.get(country)?.get(code).copied()
     }
 
     /// The country entry of a code.
