@@ -6,7 +6,7 @@ use cairn_model::{Credit, Span};
 use regex::Regex;
 
 use crate::date;
-use crate::text::sentences;
+use crate::text::{lowered, sentences};
 
 /// A credit found in a caption, with the span of a publication date inside it.
 #[derive(Debug, Clone)]
@@ -17,7 +17,7 @@ pub struct Found {
 
 /// Canonical agency names, by the lowercase forms captions use.
 fn canonical_agency(s: &str) -> Option<&'static str> {
-    let l = s.trim().trim_end_matches('.').to_lowercase();
+    let l = lowered(s.trim().trim_end_matches('.'));
     let l = l
         .strip_suffix(" photos")
         .or_else(|| l.strip_suffix(" photo"))
@@ -84,12 +84,18 @@ const ROLES: &[&str] = &[
 ];
 
 fn is_role(s: &str) -> bool {
-    ROLES.contains(&s.trim().trim_end_matches('.').to_lowercase().as_str())
+    ROLES.contains(&&*lowered(s.trim().trim_end_matches('.')))
 }
 
 fn is_all_caps(s: &str) -> bool {
-    let letters: Vec<char> = s.chars().filter(|c| c.is_alphabetic()).collect();
-    letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase())
+    let mut letters = 0;
+    for c in s.chars().filter(|c| c.is_alphabetic()) {
+        if !c.is_uppercase() {
+            return false;
+        }
+        letters += 1;
+    }
+    letters >= 2
 }
 
 fn org_like(s: &str) -> bool {
@@ -100,13 +106,8 @@ fn org_like(s: &str) -> bool {
     if is_all_caps(t) && !t.contains(' ') {
         return true;
     }
-    t.split(|c: char| c.is_whitespace() || c == '-').any(|w| {
-        ORG_WORDS.contains(
-            &w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-                .as_str(),
-        )
-    })
+    t.split(|c: char| c.is_whitespace() || c == '-')
+        .any(|w| ORG_WORDS.contains(&&*lowered(w.trim_matches(|c: char| !c.is_alphanumeric()))))
 }
 
 /// Whether a string looks like one person's name: 1 to 5 capitalised words, initials or
@@ -132,9 +133,9 @@ pub(crate) fn person_like(s: &str) -> bool {
         })
         .count();
     let ok_words = words.iter().all(|w| {
-        let l = w.to_lowercase();
+        let l = lowered(w);
         w.chars().next().is_some_and(|c| c.is_uppercase())
-            || PARTICLES.contains(&l.as_str())
+            || PARTICLES.contains(&&*l)
             || l.starts_with("al-")
             || l.starts_with("el-")
             || l.starts_with("d'")

@@ -29,7 +29,7 @@ static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:\b(?:in|during)\s+|\s-\s*|^)((?:19|20)[0-9]{2})\b").unwrap());
 
 fn month_number(m: &str) -> Option<u8> {
-    let m = m.trim_end_matches('.').to_lowercase();
+    let m = crate::text::lowered(m.trim_end_matches('.'));
     let n = match &m[..m.len().min(3)] {
         "jan" => 1,
         "feb" => 2,

@@ -6,7 +6,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use cairn_model::{Count, Span};
 use regex::{Regex, RegexSet};
 
-use crate::text::{Mask, parse_number};
+use crate::text::{Mask, lowered, parse_number};
 
 /// Named organisations captions mention: armed groups, agencies, NGOs. Matched as written
 /// (case-sensitive), longest first.
@@ -274,7 +274,7 @@ pub fn sources(text: &str, orgs: &[(String, Span)]) -> Vec<(String, Span)> {
     let mut out: Vec<(String, Span)> = Vec::new();
     let mut push = |name: &str, span: Span| {
         let name = name.trim();
-        let lower = name.to_lowercase();
+        let lower = lowered(name);
         if name.is_empty()
             || [
                 "they",
@@ -286,7 +286,7 @@ pub fn sources(text: &str, orgs: &[(String, Span)]) -> Vec<(String, Span)> {
                 "them",
                 "officials said",
             ]
-            .contains(&lower.as_str())
+            .contains(&&*lower)
         {
             return;
         }
@@ -501,7 +501,7 @@ pub fn casualties(
             *slot = Some(c);
         }
     };
-    let kind_of = |w: &str| match w.to_lowercase().as_str() {
+    let kind_of = |w: &str| match &*lowered(w) {
         "killed" | "dead" | "died" | "killing" | "kills" => "killed",
         _ => "injured",
     };
@@ -512,7 +512,7 @@ pub fn casualties(
         let filler = &text[c.get(2).unwrap().end()..c.get(3).unwrap().start()];
         if filler
             .split_whitespace()
-            .any(|w| matches!(w.to_lowercase().as_str(), "and" | "or" | "but" | "while"))
+            .any(|w| matches!(&*lowered(w), "and" | "or" | "but" | "while"))
         {
             continue;
         }

@@ -1,13 +1,26 @@
 //! Small text utilities: sentences, tokens, number words, masks of spans already used.
 
+use std::borrow::Cow;
+
 use cairn_model::Span;
 
 pub use cairn_model::sentences;
 
+/// `s.to_lowercase()`, made only when `s` has an upper-case letter or is not ASCII.
+pub fn lowered(s: &str) -> Cow<'_, str> {
+    if !s.is_ascii() {
+        Cow::Owned(s.to_lowercase())
+    } else if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// Parses a count: digits (with thousands separators) or an English number word.
 /// Returns the low value and whether the word is open-ended ("dozens" → 24, open).
 pub fn parse_number(word: &str) -> Option<(u32, bool)> {
-    let w = word.trim().to_lowercase();
+    let w = lowered(word.trim());
     if let Ok(n) = w.replace(',', "").parse::<u32>() {
         return Some((n, false));
     }
@@ -61,7 +74,7 @@ pub fn parse_number(word: &str) -> Option<(u32, bool)> {
         let ub = small.iter().position(|s| *s == b).filter(|&n| n < 10)? as u32;
         return Some((ta + ub, false));
     }
-    match w.as_str() {
+    match &*w {
         "dozens" | "dozens of" => Some((24, true)),
         "scores" => Some((40, true)),
         "hundreds" => Some((200, true)),
