@@ -3,7 +3,8 @@
 //! ([`KeyTable`]: how many distinct texts had each key, and the entries each key finds) as
 //! sorted runs per shard of the key space with a small map of what changed since.
 //!
-//! Per entry this keeps 104 bytes of fixed fields (with a 64-bit set of its bigrams) and
+//! Per entry this keeps 104 bytes of fixed fields (64 of them, what the first bounds of a
+//! check read, on a cache line of their own; a 64-bit set of its bigrams) and
 //! a byte or two per word of its identity and per fact word (its number in a [`Dict`]
 //! that holds each word's text and hash once), from which its bigrams are made again when
 //! it is verified ([`Grams`]), where they took 4 bytes each (and a [`Features`] value
@@ -30,7 +31,7 @@ pub(crate) struct FeatRef<'a> {
     pub vocab: Vocab<'a>,
     pub last_word: Option<&'a str>,
     pub word_bits: &'a [u64; 4],
-    pub exact_bits: &'a [u64; 4],
+    pub exact_bits: [u64; 4],
     pub truncated: bool,
     pub credited: bool,
     pub len: usize,
@@ -296,7 +297,7 @@ impl<'a> FeatRef<'a> {
 pub(crate) struct Bits<'a> {
     pub words: usize,
     pub word_bits: &'a [u64; 4],
-    pub exact_bits: &'a [u64; 4],
+    pub exact_bits: [u64; 4],
     /// Whether the text was cut short (its last word may be a part).
     pub cut: bool,
 }
@@ -412,19 +413,40 @@ const NOT_CUT: u32 = u32::MAX;
 /// Cut short, but the last word is not among its words (it always is).
 const CUT_UNKNOWN: u32 = u32::MAX - 1;
 
-/// The fixed fields of one entry.
+/// What the first bound of a check reads of a candidate ([`Quick`]), one cache line,
+/// aligned to one: most candidates stop there. At a million pages a probe meets a few
+/// hundred, and reading them was most of its cost (the fixed fields were one 104-byte
+/// struct, on two or three lines).
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct WordSets {
+    word_bits: [u64; 4],
+    /// The first three words of the exact-word bits (the last is in [`Head`]).
+    exact_low: [u64; 3],
+    /// The identity's word count (at most [`WORDS_MAX`]), and in the top bit whether it
+    /// was cut short.
+    words_cut: u32,
+    /// The text's length.
+    len: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<WordSets>() == 64);
+
+/// The word counts an entry keeps: more are kept as this many (no identity comes near).
+const WORDS_MAX: u32 = (1 << 31) - 1;
+const CUT_BIT: u32 = 1 << 31;
+
+/// The other fixed fields of one entry.
 #[derive(Debug, Clone, Copy)]
 struct Head {
-    word_bits: [u64; 4],
-    exact_bits: [u64; 4],
     gram_bits: u64,
+    /// The last word of the exact-word bits.
+    exact_high: u64,
     /// In `Entries::words`: the identity's word numbers in order, then its fact words'
     /// numbers, ascending, as gaps.
     at: Slice,
     /// Where the fact words start in `at` (bytes).
     facts_from: u32,
-    words: u32,
-    len: u32,
     /// The word number of the cut-short last word ([`NOT_CUT`], [`CUT_UNKNOWN`]).
     last: u32,
     /// Distinct bigrams ([`u16::MAX`] when there are as many or more: then counted when
@@ -434,12 +456,24 @@ struct Head {
     credited: bool,
 }
 
-// The fixed fields' size, as the memory figures above and in `near.rs` give it.
-const _: () = assert!(std::mem::size_of::<Head>() == 104);
+// The fixed fields' size, as the memory figures above and in `near.rs` give it: 104
+// bytes in all, as when they were one struct.
+const _: () = assert!(std::mem::size_of::<Head>() == 40);
+
+/// What the first bound of a check reads of an entry ([`crate::near::may_be_similar_quick`]):
+/// its [`Bits`] but for the last quarter of its exact-word bits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Quick<'a> {
+    pub words: usize,
+    pub word_bits: &'a [u64; 4],
+    pub exact_low: &'a [u64; 3],
+    pub cut: bool,
+}
 
 /// The features of many entries, numbered from 0 in the order pushed.
 #[derive(Debug, Default)]
 pub(crate) struct Entries {
+    sets: Chunked<WordSets>,
     heads: Chunked<Head>,
     /// Each entry's word numbers in order, then its fact words' (LEB128): its words and
     /// bigrams are read from these.
@@ -480,15 +514,19 @@ impl Entries {
             Some(_) => CUT_UNKNOWN,
             None => NOT_CUT,
         };
-        let head = Head {
+        let words = u32::try_from(f.words).unwrap_or(WORDS_MAX).min(WORDS_MAX);
+        self.sets.push(WordSets {
             word_bits: f.word_bits,
-            exact_bits: f.exact_bits,
+            exact_low: [f.exact_bits[0], f.exact_bits[1], f.exact_bits[2]],
+            words_cut: words | if last == NOT_CUT { 0 } else { CUT_BIT },
+            len: u32::try_from(f.len).unwrap_or(u32::MAX),
+        });
+        let head = Head {
+            exact_high: f.exact_bits[3],
             at,
             facts_from: words_len as u32,
             gram_bits: f.gram_bits,
             grams: u16::try_from(f.bigrams.len()).unwrap_or(u16::MAX),
-            words: u32::try_from(f.words).unwrap_or(u32::MAX),
-            len: u32::try_from(f.len).unwrap_or(u32::MAX),
             last,
             truncated: f.truncated,
             credited: f.credited,
@@ -496,35 +534,40 @@ impl Entries {
         self.heads.push(head);
     }
 
-    /// Starts loading what [`Entries::bits`] reads of entry `e` into the cache, without
-    /// waiting for it: a loop over candidates asks for those a few steps ahead, so that
-    /// their cache misses overlap instead of coming one after another (at a million pages
-    /// the heads take about 260 MB, and reading one was most of a candidate's cost).
+    /// Starts loading what [`Entries::quick`] reads of entry `e` (one cache line) into
+    /// the cache, without waiting for it: a loop over candidates asks for those a few
+    /// steps ahead, so that their cache misses overlap instead of coming one after another.
     pub fn prefetch(&self, e: usize) {
-        if let Some(h) = self.heads.get(e) {
-            // The fields may lie on up to three cache lines; a line asked twice costs
-            // nothing more. (Slices of the fields in place: an array passed by value would
-            // be a copy, read first.)
-            prefetch_index::prefetch_index(h.word_bits.as_slice(), 0);
-            prefetch_index::prefetch_index(h.exact_bits.as_slice(), 3);
-            prefetch_index::prefetch_index(std::slice::from_ref(&h.words), 0);
-            prefetch_index::prefetch_index(std::slice::from_ref(&h.last), 0);
+        if let Some(w) = self.sets.get(e) {
+            prefetch_index::prefetch_index(std::slice::from_ref(w), 0);
         }
     }
 
-    /// [`FeatRef::bits`] of entry `e`, from its fixed fields alone.
-    pub fn bits(&self, e: usize) -> Bits<'_> {
-        let h = &self.heads[e];
-        Bits {
-            words: h.words as usize,
-            word_bits: &h.word_bits,
-            exact_bits: &h.exact_bits,
-            cut: h.last != NOT_CUT,
+    /// [`Entries::prefetch`] for the rest of entry `e`'s fixed fields, which
+    /// [`Entries::get`] reads too.
+    pub fn prefetch_rest(&self, e: usize) {
+        if let Some(h) = self.heads.get(e) {
+            prefetch_index::prefetch_index(std::slice::from_ref(h), 0);
         }
+    }
+
+    /// What the first bound of a check reads of entry `e`: one cache line.
+    pub fn quick(&self, e: usize) -> Quick<'_> {
+        let w = &self.sets[e];
+        Quick {
+            words: (w.words_cut & WORDS_MAX) as usize,
+            word_bits: &w.word_bits,
+            exact_low: &w.exact_low,
+            cut: w.words_cut & CUT_BIT != 0,
+        }
+    }
+
+    fn exact_bits(w: &WordSets, h: &Head) -> [u64; 4] {
+        [w.exact_low[0], w.exact_low[1], w.exact_low[2], h.exact_high]
     }
 
     pub fn get(&self, e: usize) -> FeatRef<'_> {
-        let h = &self.heads[e];
+        let (h, w) = (&self.heads[e], &self.sets[e]);
         let last_word = match h.last {
             NOT_CUT => None,
             CUT_UNKNOWN => Some(""),
@@ -541,17 +584,17 @@ impl Entries {
             n => usize::from(n),
         };
         FeatRef {
-            words: h.words as usize,
+            words: (w.words_cut & WORDS_MAX) as usize,
             grams,
             gram_count,
             gram_bits: h.gram_bits,
             vocab: Vocab::Ids(words, &self.dict),
             last_word,
-            word_bits: &h.word_bits,
-            exact_bits: &h.exact_bits,
+            word_bits: &w.word_bits,
+            exact_bits: Self::exact_bits(w, h),
             truncated: h.truncated,
             credited: h.credited,
-            len: h.len as usize,
+            len: w.len as usize,
         }
     }
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::FxHashMap;
 
-use crate::compact::{Bits, Chunked, Entries, FeatRef, Grams, KeyChange, KeyTable, Vocab};
+use crate::compact::{Bits, Chunked, Entries, FeatRef, Grams, KeyChange, KeyTable, Quick, Vocab};
 
 /// Hash functions in a signature.
 pub const HASHES: usize = 30;
@@ -110,7 +110,7 @@ impl Features {
             vocab: Vocab::Text(self.vocab.as_str()),
             last_word: self.last_word.as_deref(),
             word_bits: &self.word_bits,
-            exact_bits: &self.exact_bits,
+            exact_bits: self.exact_bits,
             truncated: self.truncated,
             credited: self.credited,
             len: self.len,
@@ -520,7 +520,28 @@ pub(crate) fn may_be_similar(a: Bits<'_>, b: Bits<'_>) -> bool {
     // Each word of the shorter identity missing from the longer one leaves at most one
     // bit set; more than a few (typos, a cut last word) cannot pass the word check, nor
     // can one that must match exactly, unless it is a cut-short copy's last.
-    word_sets_may_match(short.word_bits, short.exact_bits, short.cut, long.word_bits)
+    word_sets_may_match(
+        short.word_bits,
+        &short.exact_bits,
+        short.cut,
+        long.word_bits,
+    )
+}
+
+/// [`may_be_similar`] of `a` and an entry known by what one cache line holds of it
+/// ([`Quick`]): the same bounds, but when the entry is the shorter, its exact words are
+/// checked in the first three quarters of their bits only. So it is true whenever
+/// [`may_be_similar`] is; a candidate it rejects is never read further (at a million
+/// pages, most of the candidates a probe meets).
+pub(crate) fn may_be_similar_quick(a: Bits<'_>, e: Quick<'_>) -> bool {
+    if a.words < MIN_WORDS || e.words < MIN_WORDS {
+        return false;
+    }
+    if a.words <= e.words {
+        return word_sets_may_match(a.word_bits, &a.exact_bits, a.cut, e.word_bits);
+    }
+    let exact = [e.exact_low[0], e.exact_low[1], e.exact_low[2], 0];
+    word_sets_may_match(e.word_bits, &exact, e.cut, a.word_bits)
 }
 
 /// [`similarity`] of features however they are kept.
@@ -754,15 +775,6 @@ impl View<'_> {
         }
     }
 
-    fn bits(&self, e: u32) -> Bits<'_> {
-        let published = self.shared.entries.len();
-        if (e as usize) < published {
-            self.shared.entries.bits(e as usize)
-        } else {
-            self.pending[e as usize - published].as_ref().bits()
-        }
-    }
-
     fn entry(&self, e: u32) -> FeatRef<'_> {
         let published = self.shared.entries.len();
         if (e as usize) < published {
@@ -818,32 +830,35 @@ impl View<'_> {
         }
         let f = f.as_ref();
         let bits = f.bits();
-        // The candidates' heads are far apart in a large index: ask for each a few
-        // candidates before it is read.
+        // The candidates are far apart in a large index: each is asked of the cache a
+        // few candidates before it is read (a pending one is not: it has none there).
+        // First the quick bounds, from one cache line of each published entry: most
+        // candidates stop there.
         let published = self.shared.entries.len();
-        let prefetch = |e: u32| {
-            if (e as usize) < published {
-                self.shared.entries.prefetch(e as usize);
-            }
-        };
-        candidates
-            .iter()
-            .take(PREFETCH_AHEAD)
-            .copied()
-            .for_each(prefetch);
-        for (i, &e) in candidates.iter().enumerate() {
-            if let Some(&ahead) = candidates.get(i + PREFETCH_AHEAD) {
-                prefetch(ahead);
-            }
-            // The bounds first, from the entry's fixed fields: most candidates stop there,
-            // before their words and bigrams are read.
-            if !may_be_similar(bits, self.bits(e)) {
-                continue;
-            }
-            if let Some(s) = similarity_of(f, self.entry(e), threshold) {
-                out.push((e, s));
-            }
-        }
+        let entries = &self.shared.entries;
+        let mut kept = Vec::with_capacity(candidates.len() / 8);
+        with_prefetch(
+            &candidates,
+            |e| entries.prefetch(e as usize),
+            |e| {
+                if (e as usize) >= published
+                    || may_be_similar_quick(bits, entries.quick(e as usize))
+                {
+                    kept.push(e);
+                }
+            },
+        );
+        // Then the whole check, reading the rest of the entry's fixed fields (asked for
+        // ahead the same way), its words and bigrams.
+        with_prefetch(
+            &kept,
+            |e| entries.prefetch_rest(e as usize),
+            |e| {
+                if let Some(s) = similarity_of(f, self.entry(e), threshold) {
+                    out.push((e, s));
+                }
+            },
+        );
         counts
     }
 }
@@ -861,6 +876,18 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
         xxhash_rust::xxh3::xxh3_64(&bytes)
     });
     bands.chain(f.prefix.map(|p| p ^ 0xA5A5_A5A5_A5A5_A5A5))
+}
+
+/// Calls `f` on each id in order, having asked `prefetch` for the one
+/// [`PREFETCH_AHEAD`] places further on, so that their cache misses overlap.
+fn with_prefetch(ids: &[u32], prefetch: impl Fn(u32), mut f: impl FnMut(u32)) {
+    ids.iter().take(PREFETCH_AHEAD).copied().for_each(&prefetch);
+    for (i, &e) in ids.iter().enumerate() {
+        if let Some(&ahead) = ids.get(i + PREFETCH_AHEAD) {
+            prefetch(ahead);
+        }
+        f(e);
+    }
 }
 
 /// How many candidates ahead [`View::verify_candidates`] asks for an entry's head: enough
@@ -1081,6 +1108,108 @@ mod tests {
     use super::*;
 
     const BASE: &str = "A man walks past a damaged building in the rebel-held town of Douma, Syria, May 3, 2016. Residents say the area was shelled overnight. (Photo by Rami Haddad/AFP Photo)";
+
+    fn bits_of(bits: &[u64; 4], at: &[usize]) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for &i in at {
+            out[i / 64] |= 1 << (i % 64);
+        }
+        for (o, b) in out.iter_mut().zip(bits) {
+            *o &= b;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The quick bound reads three quarters of an entry's exact-word bits, so it may
+        /// keep a pair the full bounds reject, never the other way round.
+        #[test]
+        fn the_quick_bound_keeps_every_pair_the_full_bounds_keep(
+            a_words in 0usize..12,
+            e_words in 0usize..12,
+            a_cut in proptest::bool::ANY,
+            e_cut in proptest::bool::ANY,
+            a_word_bits in proptest::array::uniform4(proptest::num::u64::ANY),
+            flips in proptest::collection::vec(0usize..256, 0..8),
+            a_exact_at in proptest::collection::vec(0usize..256, 0..6),
+            e_exact_at in proptest::collection::vec(0usize..256, 0..6),
+        ) {
+            // The entry's words are the text's with a few changed, so that many pairs
+            // pass; exact words are among each text's own words.
+            let mut e_word_bits = a_word_bits;
+            for i in flips {
+                e_word_bits[i / 64] ^= 1 << (i % 64);
+            }
+            let a = Bits {
+                words: a_words,
+                word_bits: &a_word_bits,
+                exact_bits: bits_of(&a_word_bits, &a_exact_at),
+                cut: a_cut,
+            };
+            let e_exact = bits_of(&e_word_bits, &e_exact_at);
+            let e = Bits {
+                words: e_words,
+                word_bits: &e_word_bits,
+                exact_bits: e_exact,
+                cut: e_cut,
+            };
+            let quick = Quick {
+                words: e_words,
+                word_bits: &e_word_bits,
+                exact_low: &[e_exact[0], e_exact[1], e_exact[2]],
+                cut: e_cut,
+            };
+            if may_be_similar(a, e) {
+                proptest::prop_assert!(may_be_similar_quick(a, quick));
+            }
+        }
+    }
+
+    #[test]
+    fn the_quick_bound_is_the_full_one_but_for_the_entrys_last_exact_bits() {
+        let words = [u64::MAX, 0, 0, 0];
+        let long = [u64::MAX, 0, 0, 1 << 5];
+        let text = Bits {
+            words: 9,
+            word_bits: &words,
+            exact_bits: [1, 0, 0, 0],
+            cut: false,
+        };
+        // The entry is the shorter, with an exact word the text lacks: in its first
+        // three quarters both bounds reject it, in its last only the full one does.
+        for (exact, quick_keeps) in [([0, 1 << 7, 0, 0], false), ([0, 0, 0, 1 << 5], true)] {
+            let word_bits = [1u64, exact[1], 0, exact[3]];
+            let entry = Bits {
+                words: 6,
+                word_bits: &word_bits,
+                exact_bits: exact,
+                cut: false,
+            };
+            let quick = Quick {
+                words: 6,
+                word_bits: &word_bits,
+                exact_low: &[exact[0], exact[1], exact[2]],
+                cut: false,
+            };
+            assert!(!may_be_similar(text, entry));
+            assert_eq!(may_be_similar_quick(text, quick), quick_keeps);
+        }
+        // The text the shorter: both read the entry's words alone, and agree.
+        let longer = Quick {
+            words: 20,
+            word_bits: &long,
+            exact_low: &[0, 0, 0],
+            cut: false,
+        };
+        assert!(may_be_similar_quick(text, longer));
+        let entry = Bits {
+            words: 20,
+            word_bits: &long,
+            exact_bits: [0, 0, 0, 1 << 5],
+            cut: false,
+        };
+        assert!(may_be_similar(text, entry));
+    }
 
     #[test]
     fn a_fact_gram_is_the_hash_of_the_marked_word_at_any_length() {
