@@ -534,14 +534,13 @@ pub(crate) fn may_be_similar(a: Bits<'_>, b: Bits<'_>) -> bool {
 /// [`may_be_similar`] is; a candidate it rejects is never read further (at a million
 /// pages, most of the candidates a probe meets).
 pub(crate) fn may_be_similar_quick(a: Bits<'_>, e: Quick<'_>) -> bool {
-    if a.words < MIN_WORDS || e.words < MIN_WORDS {
-        return false;
-    }
-    if a.words <= e.words {
-        return word_sets_may_match(a.word_bits, &a.exact_bits, a.cut, e.word_bits);
-    }
-    let exact = [e.exact_low[0], e.exact_low[1], e.exact_low[2], 0];
-    word_sets_may_match(e.word_bits, &exact, e.cut, a.word_bits)
+    let e = Bits {
+        words: e.words,
+        word_bits: e.word_bits,
+        exact_bits: [e.exact_low[0], e.exact_low[1], e.exact_low[2], 0],
+        cut: e.cut,
+    };
+    may_be_similar(a, e)
 }
 
 /// [`similarity`] of features however they are kept.
@@ -836,29 +835,24 @@ impl View<'_> {
         // candidates stop there.
         let published = self.shared.entries.len();
         let entries = &self.shared.entries;
-        let mut kept = Vec::with_capacity(candidates.len() / 8);
-        with_prefetch(
-            &candidates,
-            |e| entries.prefetch(e as usize),
-            |e| {
-                if (e as usize) >= published
-                    || may_be_similar_quick(bits, entries.quick(e as usize))
-                {
-                    kept.push(e);
-                }
-            },
-        );
+        let mut kept = 0;
+        for i in 0..candidates.len() {
+            prefetch_ahead(&candidates, i, |e| entries.prefetch(e as usize));
+            let e = candidates[i];
+            if (e as usize) >= published || may_be_similar_quick(bits, entries.quick(e as usize)) {
+                candidates[kept] = e;
+                kept += 1;
+            }
+        }
+        candidates.truncate(kept);
         // Then the whole check, reading the rest of the entry's fixed fields (asked for
         // ahead the same way), its words and bigrams.
-        with_prefetch(
-            &kept,
-            |e| entries.prefetch_rest(e as usize),
-            |e| {
-                if let Some(s) = similarity_of(f, self.entry(e), threshold) {
-                    out.push((e, s));
-                }
-            },
-        );
+        for (i, &e) in candidates.iter().enumerate() {
+            prefetch_ahead(&candidates, i, |e| entries.prefetch_rest(e as usize));
+            if let Some(s) = similarity_of(f, self.entry(e), threshold) {
+                out.push((e, s));
+            }
+        }
         counts
     }
 }
@@ -878,15 +872,15 @@ pub fn band_keys(f: &Features) -> impl Iterator<Item = u64> + '_ {
     bands.chain(f.prefix.map(|p| p ^ 0xA5A5_A5A5_A5A5_A5A5))
 }
 
-/// Calls `f` on each id in order, having asked `prefetch` for the one
-/// [`PREFETCH_AHEAD`] places further on, so that their cache misses overlap.
-fn with_prefetch(ids: &[u32], prefetch: impl Fn(u32), mut f: impl FnMut(u32)) {
-    ids.iter().take(PREFETCH_AHEAD).copied().for_each(&prefetch);
-    for (i, &e) in ids.iter().enumerate() {
-        if let Some(&ahead) = ids.get(i + PREFETCH_AHEAD) {
-            prefetch(ahead);
-        }
-        f(e);
+/// At position `i` of a loop over `ids`: asks `prefetch` for the id [`PREFETCH_AHEAD`]
+/// places further on (and, at the start, for those before it), so that their cache misses
+/// overlap the work on the ids before them.
+fn prefetch_ahead(ids: &[u32], i: usize, prefetch: impl Fn(u32)) {
+    if i == 0 {
+        ids.iter().take(PREFETCH_AHEAD).copied().for_each(&prefetch);
+    }
+    if let Some(&ahead) = ids.get(i + PREFETCH_AHEAD) {
+        prefetch(ahead);
     }
 }
 
