@@ -2,7 +2,8 @@
 # Runs every fuzz target for SECONDS each (default 20) and prints one line per target
 # with the executions libFuzzer reports. Any crash fails the run; its input is kept in
 # fuzz/artifacts/TARGET/ (commit it under fuzz/regressions/TARGET/ once fixed: the
-# regression test replays those files).
+# regression test replays those files). A target with a dictionary in dicts/TARGET.dict
+# (tokens libFuzzer splices into its inputs) is run with it.
 #
 #   fuzz/run.sh [SECONDS]
 set -euo pipefail
@@ -17,7 +18,9 @@ for t in $(cargo fuzz list); do
   seeds=()
   [ -d "regressions/$t" ] && seeds=("regressions/$t")
   log=$(mktemp)
-  if ! cargo fuzz run -s none -O "$t" "corpus/$t" "${seeds[@]}" -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 >"$log" 2>&1; then
+  dict=()
+  [ -f "dicts/$t.dict" ] && dict=("-dict=dicts/$t.dict")
+  if ! cargo fuzz run -s none -O "$t" "corpus/$t" "${seeds[@]}" -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 "${dict[@]}" >"$log" 2>&1; then
     tail -40 "$log"
     echo "fuzz: $t FAILED"
     exit 1

@@ -5,7 +5,8 @@
 //! Generates PAGES HTML gallery pages (default 5,000; `cairn generate`'s pages, with
 //! navigation, scripts, lightbox copies and a footer) and times, on one thread, ROUNDS
 //! rounds (default 5) of each of these over all of them, alternated:
-//! - `render`, the whole reader (parse, walk, captions);
+//! - `render`, the whole reader (one pass over the tokens, or the tree where needed);
+//! - `render_by_tree`, the same through the tree builder (parse, walk, captions);
 //! - the parser alone, `scraper::Html::parse_document` (html5ever building the tree);
 //! - lol_html's streaming tokenizer visiting every element and every text chunk
 //!   without building a tree: what any reader of this markup at least costs, as a
@@ -13,7 +14,7 @@
 
 use std::time::Instant;
 
-use cairn_ingest::html::render;
+use cairn_ingest::html::{render, render_by_tree};
 
 fn lol_html_visit(page: &str) -> usize {
     let (elements, text) = (std::cell::Cell::new(0usize), std::cell::Cell::new(0usize));
@@ -48,6 +49,10 @@ fn main() {
     let html: Vec<String> = (0..pages).map(|j| generator.html_page(j).text).collect();
     let bytes: usize = html.iter().map(String::len).sum();
     let captions: usize = html.iter().map(|p| render(p).1.len()).sum();
+    assert!(
+        html.iter().all(|p| render(p) == render_by_tree(p)),
+        "both readers give the same captions"
+    );
     assert!(captions >= html.len(), "every generated page has captions");
     println!(
         "{} pages, {:.1} MB, {captions} captions; one thread, {rounds} rounds of each, alternated",
@@ -55,8 +60,14 @@ fn main() {
         bytes as f64 / 1e6
     );
     type Run = fn(&str) -> usize;
-    let runs: [(&str, Run); 3] = [
-        ("render (parse, walk, captions)", |p| render(p).1.len()),
+    let runs: [(&str, Run); 4] = [
+        (
+            "render (one pass over the tokens; the tree where a page needs it)",
+            |p| render(p).1.len(),
+        ),
+        ("render_by_tree (parse, walk, captions)", |p| {
+            render_by_tree(p).1.len()
+        }),
         ("parser alone (scraper::Html::parse_document)", |p| {
             scraper::Html::parse_document(p).tree.nodes().count()
         }),

@@ -13,6 +13,8 @@
 use cairn_model::{Segment, Span, fold_whitespace};
 use scraper::{ElementRef, Html, Node};
 
+mod stream;
+
 /// An `alt` or `title` needs this many words to be taken as a caption.
 const MIN_ATTR_WORDS: usize = 8;
 /// Elements nested deeper than this are not searched (hostile pages nest thousands).
@@ -39,10 +41,7 @@ fn element_text(e: ElementRef<'_>) -> String {
                     continue;
                 }
                 if depth < MAX_DEPTH {
-                    let children: Vec<_> = node.children().collect();
-                    for c in children.into_iter().rev() {
-                        stack.push((c, depth + 1));
-                    }
+                    stack.extend(node.children().rev().map(|c| (c, depth + 1)));
                 }
                 if matches!(name, "p" | "div" | "li") {
                     out.push(' ');
@@ -59,9 +58,10 @@ fn element_text(e: ElementRef<'_>) -> String {
 fn clean(s: &str) -> String {
     let mut t = fold_whitespace(s);
     for tail in ["read more", "more", "see more", "show more"] {
-        let lower = t.to_lowercase();
-        if lower.ends_with(tail) {
-            let cut = t.len() - tail.len();
+        // Only ASCII letters and the space lower-case to the tail's characters, so
+        // comparing the last bytes without case is the same as lower-casing the text.
+        let cut = t.len().saturating_sub(tail.len());
+        if t.len() >= tail.len() && t.as_bytes()[cut..].eq_ignore_ascii_case(tail.as_bytes()) {
             let before = t[..cut].trim_end();
             if before.ends_with("...") || before.ends_with('…') || tail != "more" {
                 t = before.to_string();
@@ -148,8 +148,39 @@ fn elements(doc: &Html) -> impl Iterator<Item = ElementRef<'_>> {
         .filter(|e| e.parent().is_some())
 }
 
-/// The captions of a page, in page order, and the text they make.
+/// The captions of a page, in page order, and the text they make: read in one pass over
+/// the page's tokens where its markup is plainly nested (most pages), else from the tree
+/// the HTML parser builds ([`render_by_tree`], the same captions from any page).
 pub fn render(html: &str) -> (String, Vec<Segment>) {
+    assemble(stream::captions(html).unwrap_or_else(|| tree_captions(html)))
+}
+
+/// [`render`] through the tree builder whatever the page (benchmarks compare the two).
+pub fn render_by_tree(html: &str) -> (String, Vec<Segment>) {
+    assemble(tree_captions(html))
+}
+
+/// The text captions make, blank lines between them, and their segments.
+fn assemble(captions: Vec<String>) -> (String, Vec<Segment>) {
+    let mut text = String::new();
+    let mut segments = Vec::new();
+    for c in captions.into_iter().filter(|c| !c.is_empty()) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        let start = text.len();
+        text.push_str(&c);
+        segments.push(Segment {
+            span: Span::new(start, text.len()),
+            text: c,
+        });
+    }
+    (text, segments)
+}
+
+/// The captions of a page in page order, read from the tree the parser builds: what
+/// [`stream::captions`] reads without a tree, from any page.
+fn tree_captions(html: &str) -> Vec<String> {
     let doc = Html::parse_document(html);
     let mut captions: Vec<String> = Vec::new();
     for e in elements(&doc) {
@@ -213,20 +244,7 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
             }
         }
     }
-    let mut text = String::new();
-    let mut segments = Vec::new();
-    for c in captions.into_iter().filter(|c| !c.is_empty()) {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        let start = text.len();
-        text.push_str(&c);
-        segments.push(Segment {
-            span: Span::new(start, text.len()),
-            text: c,
-        });
-    }
-    (text, segments)
+    captions
 }
 
 #[cfg(test)]
@@ -372,7 +390,276 @@ mod tests {
         }
     }
 
+    /// `clean` as it was written first: the text lower-cased once per tail.
+    fn clean_by_lowercasing(s: &str) -> String {
+        let mut t = fold_whitespace(s);
+        for tail in ["read more", "more", "see more", "show more"] {
+            if t.to_lowercase().ends_with(tail) {
+                let before = t[..t.len() - tail.len()].trim_end();
+                if before.ends_with("...") || before.ends_with('…') || tail != "more" {
+                    t = before.to_string();
+                    break;
+                }
+            }
+        }
+        t.trim().to_string()
+    }
+
+    #[test]
+    fn more_links_are_cut_in_any_case() {
+        for (raw, want) in [
+            ("Smoke rises over Gaza... MORE", "Smoke rises over Gaza..."),
+            ("Smoke rises over Gaza … More", "Smoke rises over Gaza …"),
+            ("Smoke rises over Gaza. Read More", "Smoke rises over Gaza."),
+            ("Smoke rises over Gaza. see more", "Smoke rises over Gaza."),
+            (
+                "Fighters rest, then move on to the MORE",
+                "Fighters rest, then move on to the MORE",
+            ),
+            ("İstanbul more", "İstanbul more"),
+            ("more", "more"),
+            ("", ""),
+        ] {
+            assert_eq!(clean(raw), want, "{raw}");
+        }
+    }
+
+    /// Markup for the one-pass reader: what it follows, and what it must leave to the
+    /// tree builder (repairs, raw text, references, odd end tags).
+    const TOKENS: &[&str] = &[
+        "<div>",
+        "</div>",
+        "<div class=\"gallery-caption\">",
+        "<DIV CLASS=Caption>",
+        "<figcaption>",
+        "</figcaption>",
+        "<figure>",
+        "</figure>",
+        "<p>",
+        "</p>",
+        "<span>",
+        "</span>",
+        "<span class=caption>",
+        "<ul>",
+        "</ul>",
+        "<li>",
+        "</li>",
+        "<dl><dt>",
+        "<dd>",
+        "</dd>",
+        "<h2>",
+        "</h2>",
+        "<h3>",
+        "</h3>",
+        "<a href=x>",
+        "</a>",
+        "<button>",
+        "</button>",
+        "<form>",
+        "</form>",
+        "<nav>",
+        "</nav>",
+        "<header class=caption>",
+        "</header>",
+        "<footer>",
+        "</footer>",
+        "<section role=navigation>",
+        "</section>",
+        "<b>",
+        "</b>",
+        "<em>",
+        "</em>",
+        "<br>",
+        "<br/>",
+        "</br>",
+        "<div/>",
+        "<hr>",
+        "<wbr>",
+        "<img alt=\"Rescuers search the rubble in Harasta, Syria, on Monday &amp; Tuesday.\" title=\"x y\">",
+        "<img title=\"One two three four five six seven eight nine\" alt>",
+        "<img alt=\"A B C D E F G H\" alt=\"first wins over this one\" class=x-caption>",
+        "<a data-caption=\"Smoke &copy rises &#8217;over&#x27; Gaza&notin; it&#0;\" data-caption=two>",
+        "<meta property=og:description content=\"one two three four five six seven &lt;eight&gt;\">",
+        "<meta name=og:description content=\"a b c d e f g h i j\" property=other>",
+        "<script type=application/ld+json>{\"@type\":\"ImageObject\",\"caption\":\"In JSON &amp; raw </div>\"}</script>",
+        "<script>var a = '<div class=caption>not markup</div>';</script>",
+        "<style>.caption { x: '</p>' }</style>",
+        "<noscript><img alt=\"one two three four five six seven eight nine\"></noscript>",
+        "<iframe><p>iframe text</p></iframe>",
+        "<title>A title &amp; more</title>",
+        "<textarea>\nfield</textarea>",
+        "<pre>\nfixed</pre>",
+        "<xmp><b>x</b></xmp>",
+        "<table><tr><td>",
+        "</table>",
+        "<svg><title>t</title></svg>",
+        "<template><figcaption>t</figcaption></template>",
+        "<select><option>o",
+        "<html lang=en>",
+        "<head>",
+        "</head>",
+        "<body>",
+        "<body class=caption>",
+        "</body>",
+        "</html>",
+        "<!doctype html>",
+        "<!-- a <div> comment -->",
+        "<![CDATA[ x ]]>",
+        "<?xml version=1?>",
+        "Words of text ",
+        "caf\u{e9} \u{2026} ",
+        " ... more",
+        "&amp; &lt;b&gt; &copy &notin; &#150; &#x1F600; &bogus; ",
+        "line\r\nbreak\rhere ",
+        "\u{0}",
+        "<",
+        "</",
+        "<div class=\"caption",
+        "=\"",
+    ];
+
+    /// The one-pass reader's captions of `page`, where it reads the page at all, are
+    /// the tree walk's.
+    fn stream_reads_as_the_tree(page: &str) -> bool {
+        match stream::captions(page) {
+            Some(got) => {
+                assert_eq!(got, tree_captions(page), "{page:?}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn repairs_go_to_the_tree_builder() {
+        for page in [
+            "<p>a <div class=caption>b</div></p>",
+            "<ul><li>one <li>two</li></li></ul>",
+            "<figcaption>a <b>b</figcaption></b>",
+            "<figcaption>a</p>b</figcaption>",
+            "<figcaption>a</br>b</figcaption>",
+            "<a href=1>x <a href=2>y</a></a>",
+            "<h2>a <h3>b</h3></h2>",
+            "<table><figcaption>Foster parented</figcaption></table>",
+            "<body><figcaption>a</figcaption><body class=caption>",
+            "<pre>\nx</pre>",
+            "<figcaption>a\u{0}b</figcaption>",
+        ] {
+            assert!(!stream_reads_as_the_tree(page), "{page}");
+        }
+        // Kept: nested lists, a list item holding a block, void elements written as
+        // self-closing, a `div` written as self-closing (it stays open: one caption).
+        for page in [
+            "<ul><li>menu<ul><li>item</li></ul></li></ul><figcaption>A <em>b</em></figcaption>",
+            "<li><div class=caption>x</div></li><br/><img alt=\"one two three four five six seven eight\"/>",
+            "<div class=caption/>inside<figcaption>too</figcaption>",
+        ] {
+            assert!(stream_reads_as_the_tree(page), "{page}");
+        }
+    }
+
+    #[test]
+    fn generated_gallery_pages_are_read_in_one_pass() {
+        let g = cairn_gazetteer::Gazetteer::bundled();
+        let generator = cairn_synth::Generator::new(&g, 7, 300);
+        for j in 0..300 {
+            let page = generator.html_page(j).text;
+            assert!(
+                stream_reads_as_the_tree(&page),
+                "page {j} went to the tree builder"
+            );
+            assert!(!tree_captions(&page).is_empty());
+        }
+    }
+
+    /// Well-nested markup: an element (start tag with attributes, content, end tag), a
+    /// void element, or text; what the one-pass reader mostly meets.
+    fn nested_markup() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        const NAMES: &[&str] = &[
+            "div",
+            "span",
+            "p",
+            "figcaption",
+            "figure",
+            "ul",
+            "li",
+            "nav",
+            "header",
+            "footer",
+            "section",
+            "a",
+            "b",
+            "em",
+            "h2",
+            "main",
+            "article",
+            "dl",
+            "dd",
+        ];
+        const ATTRS: &[&str] = &[
+            "",
+            " class=caption",
+            " class=\"photo-Caption big\"",
+            " role=navigation",
+            " data-caption=\"A data &amp; caption\"",
+            " class=x class=caption",
+            " title=\"one two three four five six seven eight\"",
+        ];
+        const LEAVES: &[&str] = &[
+            "Smoke rises over Gaza, ",
+            "on May 3, 2016 &amp; after. ",
+            "\u{2026} more",
+            "<br>",
+            "<img alt=\"Rescuers search the rubble in Harasta, Syria, on Monday.\">",
+            "<img alt=\"short\" title=\"one two three four five six seven eight nine\" class=caption>",
+            "<meta property=og:description content=\"one two three four five six seven eight\">",
+            "<script type=application/ld+json>{\"@type\":\"ImageObject\",\"caption\":\"JSON &amp; </p>\"}</script>",
+            "<script>if (a < b) { x = '<figcaption>'; }</script>",
+            "<style>p { }</style>",
+            "<noscript><p>no script</p></noscript>",
+            "<!-- note -->",
+            "<wbr>",
+            "line\r\nbreak ",
+        ];
+        let leaf = (0..LEAVES.len()).prop_map(|i| LEAVES[i].to_string());
+        leaf.prop_recursive(6, 60, 5, |inner| {
+            (
+                0..NAMES.len(),
+                0..ATTRS.len(),
+                proptest::collection::vec(inner, 0..5),
+            )
+                .prop_map(|(n, a, kids)| {
+                    format!("<{}{}>{}</{}>", NAMES[n], ATTRS[a], kids.concat(), NAMES[n])
+                })
+        })
+    }
+
     proptest::proptest! {
+        #[test]
+        fn well_nested_pages_read_as_the_tree(body in nested_markup()) {
+            let page = format!("<!doctype html><html><head><title>t</title></head><body>{body}</body></html>");
+            stream_reads_as_the_tree(&page);
+        }
+
+        #[test]
+        fn the_one_pass_reader_reads_as_the_tree(
+            parts in proptest::collection::vec(0..TOKENS.len(), 0..40)
+        ) {
+            let page: String = parts.iter().map(|&i| TOKENS[i]).collect();
+            stream_reads_as_the_tree(&page);
+        }
+
+        #[test]
+        fn clean_is_the_lowercasing_form(
+            head in "(\\PC|[İıſK]){0,12}",
+            dots in "(\\.\\.\\.|…|)",
+            tail in "( ?)([rR][eE][aA][dD] |[sS][eE][eE] |[sS][hH][oO][wW] |)[mM][oO][rR][eE]|[İK]ORE|",
+        ) {
+            let s = format!("{head}{dots}{tail}");
+            proptest::prop_assert_eq!(clean(&s), clean_by_lowercasing(&s));
+        }
+
         #[test]
         fn any_tag_soup_is_read_as_scraper_reads_it(
             parts in proptest::collection::vec(0..FRAGMENTS.len(), 0..60)

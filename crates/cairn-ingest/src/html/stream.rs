@@ -1,0 +1,515 @@
+//! A gallery page's captions read in one pass over its tokens, with no tree built, for
+//! pages whose markup leaves nothing for a parser to repair.
+//!
+//! An HTML parser builds its tree from the tokens: most of the time each element holds
+//! what lies between its start and end tags, and then the tree is the tokens' own
+//! nesting. It is not when the page relies on the parser's repairs (an end tag left out,
+//! a `<div>` opened inside a `<p>`, a second `<li>` opening inside the first, a table,
+//! foreign markup...). This reader follows the tokens (html5gum, a tokenizer made to the
+//! same standard as html5ever's, character references decoded the same way) and keeps
+//! the stack of open elements itself; at the first token whose place in the tree would
+//! not be where the tokens put it, it gives up, and the page goes to the tree builder
+//! ([`super::render`] falls back on `scraper`). What it reads is what the tree walk reads
+//! from the same page: same markup taken, same order, same text. A property test holds the
+//! two together over tag soup, and another over generated pages checks the walk is seldom
+//! needed.
+
+use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+use html5gum::{Span, Tokenizer};
+
+use super::{MAX_DEPTH, MIN_ATTR_WORDS, clean, json_ld_captions, words};
+
+/// A caption of the page, in page order, as it is read.
+enum Piece {
+    /// Final text: an attribute's, cleaned.
+    Done(String),
+    /// An element's text as it is gathered (cleaned at the end).
+    Text(String),
+    /// A JSON-LD script's text as it is gathered (parsed at the end).
+    Json(String),
+}
+
+/// An element on the stack of open elements.
+struct Open {
+    /// Where its name starts in `Reader::names` (the names of the stack, one after another).
+    name_at: usize,
+    /// Navigation, header or footer: what it holds is boilerplate.
+    boiler: bool,
+    /// `figcaption` or a caption class: what it holds is inside a caption.
+    caption: bool,
+    /// A script, style or noscript: its text is no element's text.
+    raw: bool,
+    /// It gathers its text into the last of `Reader::gathering`.
+    gathers: bool,
+}
+
+/// The attributes the reader looks at, first of each name (as the tokenizer keeps them).
+#[derive(Default)]
+struct Attrs {
+    role: Option<String>,
+    property: Option<String>,
+    name: Option<String>,
+    content: Option<String>,
+    kind: Option<String>,
+    data_caption: Option<String>,
+    alt: Option<String>,
+    title: Option<String>,
+    class: Option<String>,
+    /// Which of the above the attribute being read is, if any.
+    current: Option<u8>,
+}
+
+impl Attrs {
+    fn slot(&mut self, i: u8) -> &mut Option<String> {
+        match i {
+            0 => &mut self.role,
+            1 => &mut self.property,
+            2 => &mut self.name,
+            3 => &mut self.content,
+            4 => &mut self.kind,
+            5 => &mut self.data_caption,
+            6 => &mut self.alt,
+            7 => &mut self.title,
+            _ => &mut self.class,
+        }
+    }
+
+    fn index(name: &[u8]) -> Option<u8> {
+        Some(match name {
+            b"role" => 0,
+            b"property" => 1,
+            b"name" => 2,
+            b"content" => 3,
+            b"type" => 4,
+            b"data-caption" => 5,
+            b"alt" => 6,
+            b"title" => 7,
+            b"class" => 8,
+            _ => return None,
+        })
+    }
+
+    fn caption_class(&self) -> bool {
+        self.class.as_ref().is_some_and(|v| {
+            v.as_bytes()
+                .windows(7)
+                .any(|w| w.eq_ignore_ascii_case(b"caption"))
+        })
+    }
+}
+
+/// Elements the reader does not follow: tables and their parts (foster parenting),
+/// forms' lists, foreign markup, templates, markers of the formatting list, elements whose
+/// first newline the parser drops, and names the parser turns into others.
+fn not_followed(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"table"
+            | b"caption"
+            | b"colgroup"
+            | b"col"
+            | b"tbody"
+            | b"thead"
+            | b"tfoot"
+            | b"tr"
+            | b"td"
+            | b"th"
+            | b"select"
+            | b"option"
+            | b"optgroup"
+            | b"datalist"
+            | b"frameset"
+            | b"frame"
+            | b"template"
+            | b"svg"
+            | b"math"
+            | b"applet"
+            | b"object"
+            | b"marquee"
+            | b"pre"
+            | b"listing"
+            | b"textarea"
+            | b"plaintext"
+            | b"noframes"
+            | b"image"
+            | b"isindex"
+            | b"rb"
+            | b"rp"
+            | b"rt"
+            | b"rtc"
+            | b"search"
+            | b"hgroup"
+            | b"dialog"
+            | b"selectedcontent"
+    )
+}
+
+/// Elements with no end tag.
+fn is_void(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"area"
+            | b"base"
+            | b"basefont"
+            | b"bgsound"
+            | b"br"
+            | b"embed"
+            | b"hr"
+            | b"img"
+            | b"input"
+            | b"keygen"
+            | b"link"
+            | b"meta"
+            | b"param"
+            | b"source"
+            | b"track"
+            | b"wbr"
+    )
+}
+
+/// Start tags that close an open `p` (the parser ends it before them).
+fn closes_p(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"address"
+            | b"article"
+            | b"aside"
+            | b"blockquote"
+            | b"center"
+            | b"details"
+            | b"dir"
+            | b"div"
+            | b"dl"
+            | b"fieldset"
+            | b"figcaption"
+            | b"figure"
+            | b"footer"
+            | b"header"
+            | b"main"
+            | b"menu"
+            | b"nav"
+            | b"ol"
+            | b"p"
+            | b"section"
+            | b"summary"
+            | b"ul"
+            | b"h1"
+            | b"h2"
+            | b"h3"
+            | b"h4"
+            | b"h5"
+            | b"h6"
+            | b"form"
+            | b"li"
+            | b"dd"
+            | b"dt"
+            | b"hr"
+            | b"xmp"
+    )
+}
+
+/// The standard's "special" elements (HTML ones), which bound the search for an open
+/// `li`, `dd` or `dt` that a new one closes.
+fn is_special(name: &[u8]) -> bool {
+    not_followed(name)
+        || is_void(name)
+        || closes_p(name)
+        || matches!(
+            name,
+            b"body"
+                | b"button"
+                | b"head"
+                | b"html"
+                | b"iframe"
+                | b"noembed"
+                | b"noscript"
+                | b"script"
+                | b"style"
+                | b"title"
+        )
+}
+
+fn is_heading(name: &[u8]) -> bool {
+    matches!(name, b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6")
+}
+
+/// Why reading stopped: the page needs the tree builder.
+struct GiveUp;
+
+#[derive(Default)]
+struct Reader {
+    pieces: Vec<Piece>,
+    stack: Vec<Open>,
+    names: Vec<u8>,
+    /// Pieces of the open elements gathering their text, innermost last.
+    gathering: Vec<usize>,
+    /// The piece of the open JSON-LD script, if one is open.
+    json: Option<usize>,
+    /// Open elements of each kind.
+    boiler: usize,
+    captions: usize,
+    paragraphs: usize,
+    links: usize,
+    /// `html`, `head`, `body` met (the parser merges a second one into the first).
+    roots: [bool; 3],
+    tag: Vec<u8>,
+    attrs: Attrs,
+}
+
+impl Reader {
+    fn top_name(&self) -> Option<&[u8]> {
+        self.stack.last().map(|o| &self.names[o.name_at..])
+    }
+
+    fn name_of(&self, i: usize) -> &[u8] {
+        let end = self
+            .stack
+            .get(i + 1)
+            .map_or(self.names.len(), |o| o.name_at);
+        &self.names[self.stack[i].name_at..end]
+    }
+
+    fn text(&mut self, s: &str) {
+        if let Some(top) = self.stack.last()
+            && top.raw
+        {
+            if let Some(j) = self.json
+                && let Piece::Json(t) = &mut self.pieces[j]
+            {
+                t.push_str(s);
+            }
+            return;
+        }
+        for &g in &self.gathering {
+            if let Piece::Text(t) = &mut self.pieces[g] {
+                t.push_str(s);
+            }
+        }
+    }
+
+    /// Whether a new `li` (or `dd`/`dt`, `items`) would close one already open.
+    fn closes_item(&self, items: &[&[u8]]) -> bool {
+        for i in (0..self.stack.len()).rev() {
+            let name = self.name_of(i);
+            if items.contains(&name) {
+                return true;
+            }
+            if is_special(name) && !matches!(name, b"address" | b"div" | b"p") {
+                return false;
+            }
+        }
+        false
+    }
+
+    fn start(&mut self) -> Result<(), GiveUp> {
+        let name = std::mem::take(&mut self.tag);
+        let attrs = std::mem::take(&mut self.attrs);
+        let r = self.start_element(&name, &attrs);
+        self.tag = name;
+        self.tag.clear();
+        r
+    }
+
+    fn start_element(&mut self, name: &[u8], a: &Attrs) -> Result<(), GiveUp> {
+        // Where the tree would not follow the tokens.
+        if not_followed(name) || self.stack.len() >= MAX_DEPTH - 56 {
+            return Err(GiveUp);
+        }
+        if self.paragraphs > 0 && closes_p(name) {
+            return Err(GiveUp);
+        }
+        let repaired = match name {
+            b"li" => self.closes_item(&[b"li"]),
+            b"dd" | b"dt" => self.closes_item(&[b"dd", b"dt"]),
+            b"a" => self.links > 0,
+            b"nobr" | b"button" | b"form" => (0..self.stack.len()).any(|i| self.name_of(i) == name),
+            _ => is_heading(name) && self.top_name().is_some_and(is_heading),
+        };
+        if repaired {
+            return Err(GiveUp);
+        }
+        if let Some(r) = match name {
+            b"html" => Some(0),
+            b"head" => Some(1),
+            b"body" => Some(2),
+            _ => None,
+        } {
+            // A second one is merged into the first; these are met by the walk before
+            // anything they hold, whenever the parser made them.
+            if self.roots[r] || a.role.is_some() || a.data_caption.is_some() || a.caption_class() {
+                return Err(GiveUp);
+            }
+            self.roots[r] = true;
+        }
+
+        let mut gathers = false;
+        match name {
+            b"meta" => {
+                let prop = a.property.as_deref().or(a.name.as_deref()).unwrap_or("");
+                if prop == "og:description"
+                    && let Some(c) = &a.content
+                {
+                    let c = clean(c);
+                    if words(&c) >= MIN_ATTR_WORDS {
+                        self.pieces.push(Piece::Done(c));
+                    }
+                }
+            }
+            b"script" => {
+                if a.kind.as_deref() == Some("application/ld+json") {
+                    self.json = Some(self.pieces.len());
+                    self.pieces.push(Piece::Json(String::new()));
+                }
+            }
+            _ if self.boiler > 0 => {}
+            _ => {
+                if let Some(c) = &a.data_caption {
+                    self.pieces.push(Piece::Done(clean(c)));
+                }
+                if name == b"figcaption" || (a.caption_class() && self.captions == 0) {
+                    gathers = true;
+                } else if name == b"img" && !a.caption_class() {
+                    let alt = a.alt.as_deref().map(clean).unwrap_or_default();
+                    let title = a.title.as_deref().map(clean).unwrap_or_default();
+                    let best = if words(&alt) >= words(&title) {
+                        alt
+                    } else {
+                        title
+                    };
+                    if words(&best) >= MIN_ATTR_WORDS {
+                        self.pieces.push(Piece::Done(best));
+                    }
+                }
+            }
+        }
+        if gathers {
+            // An element with no end tag has no text (a `br`'s space is cleaned away).
+            if !is_void(name) {
+                self.gathering.push(self.pieces.len());
+            }
+            self.pieces.push(Piece::Text(String::new()));
+        }
+        if matches!(name, b"br" | b"p" | b"div" | b"li") {
+            self.text(" ");
+        }
+        if is_void(name) {
+            return Ok(());
+        }
+        let open = Open {
+            name_at: self.names.len(),
+            boiler: matches!(name, b"nav" | b"footer" | b"header")
+                || a.role.as_deref() == Some("navigation"),
+            caption: name == b"figcaption" || a.caption_class(),
+            raw: matches!(name, b"script" | b"style" | b"noscript"),
+            gathers,
+        };
+        self.names.extend_from_slice(name);
+        self.boiler += usize::from(open.boiler);
+        self.captions += usize::from(open.caption);
+        self.paragraphs += usize::from(name == b"p");
+        self.links += usize::from(name == b"a");
+        self.stack.push(open);
+        Ok(())
+    }
+
+    fn end(&mut self, name: &[u8]) -> Result<(), GiveUp> {
+        // Only the innermost open element may end: any other end tag makes the parser
+        // close elements, open one, or ignore it.
+        if self.top_name() != Some(name) {
+            return Err(GiveUp);
+        }
+        let open = self.stack.pop().expect("a top");
+        self.names.truncate(open.name_at);
+        self.boiler -= usize::from(open.boiler);
+        self.captions -= usize::from(open.caption);
+        self.paragraphs -= usize::from(name == b"p");
+        self.links -= usize::from(name == b"a");
+        if open.gathers {
+            self.gathering.pop();
+        }
+        if name == b"script" {
+            self.json = None;
+        }
+        Ok(())
+    }
+}
+
+/// The captions of `html` in page order, or `None` when the page needs the tree builder.
+pub(super) fn captions(html: &str) -> Option<Vec<String>> {
+    if html.contains('\0') {
+        // The tree builder drops some NULs the tokenizer hands over.
+        return None;
+    }
+    let mut r = Reader::default();
+    let mut failed = false;
+    {
+        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
+            let step = match event {
+                CallbackEvent::OpenStartTag { name } => {
+                    r.tag.clear();
+                    r.tag.extend_from_slice(name);
+                    r.attrs = Attrs::default();
+                    Ok(())
+                }
+                CallbackEvent::AttributeName { name } => {
+                    r.attrs.current = Attrs::index(name).filter(|&i| {
+                        // The first of a name counts; the tokenizer drops the others.
+                        let slot = r.attrs.slot(i);
+                        if slot.is_some() {
+                            false
+                        } else {
+                            *slot = Some(String::new());
+                            true
+                        }
+                    });
+                    Ok(())
+                }
+                CallbackEvent::AttributeValue { value } => {
+                    if let Some(i) = r.attrs.current {
+                        match std::str::from_utf8(value) {
+                            Ok(v) => *r.attrs.slot(i) = Some(v.to_owned()),
+                            Err(_) => return Some(()),
+                        }
+                    }
+                    Ok(())
+                }
+                CallbackEvent::CloseStartTag { .. } => r.start(),
+                CallbackEvent::EndTag { name } => r.end(name),
+                CallbackEvent::String { value } => match std::str::from_utf8(value) {
+                    Ok(s) => {
+                        r.text(s);
+                        Ok(())
+                    }
+                    Err(_) => Err(GiveUp),
+                },
+                CallbackEvent::Comment { .. }
+                | CallbackEvent::Doctype { .. }
+                | CallbackEvent::Error { .. } => Ok(()),
+            };
+            step.is_err().then_some(())
+        });
+        emitter.naively_switch_states(true);
+        for stop in Tokenizer::new_with_emitter(html, emitter) {
+            if stop.is_ok() {
+                failed = true;
+                break;
+            }
+        }
+    }
+    if failed {
+        return None;
+    }
+    let mut out = Vec::with_capacity(r.pieces.len());
+    for p in r.pieces {
+        match p {
+            Piece::Done(s) => out.push(s),
+            Piece::Text(t) => out.push(clean(&t)),
+            Piece::Json(raw) => {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&raw) {
+                    json_ld_captions(&v, &mut out, 0);
+                }
+            }
+        }
+    }
+    Some(out)
+}
