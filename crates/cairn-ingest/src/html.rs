@@ -98,12 +98,52 @@ fn attr<'a>(e: &'a scraper::node::Element, name: &str) -> Option<&'a str> {
 /// spaces, so this is the same as looking at each of them, as `classes()` would after
 /// interning them all).
 fn is_caption_class(e: ElementRef<'_>) -> bool {
-    e.value().attrs.iter().any(|(q, v)| {
-        &*q.local == "class"
-            && v.as_bytes()
-                .windows(7)
-                .any(|w| w.eq_ignore_ascii_case(b"caption"))
-    })
+    e.value()
+        .attrs
+        .iter()
+        .any(|(q, v)| &*q.local == "class" && names_caption(v))
+}
+
+/// Whether a `class` value holds "caption" in any case.
+fn names_caption(class: &str) -> bool {
+    class
+        .as_bytes()
+        .windows(7)
+        .any(|w| w.eq_ignore_ascii_case(b"caption"))
+}
+
+/// The caption of a `meta` element, from its `property` (else `name`) and `content`:
+/// an `og:description` long enough to be one.
+fn meta_caption(
+    property: Option<&str>,
+    name: Option<&str>,
+    content: Option<&str>,
+) -> Option<String> {
+    if property.or(name) != Some("og:description") {
+        return None;
+    }
+    let c = clean(content?);
+    (words(&c) >= MIN_ATTR_WORDS).then_some(c)
+}
+
+/// The caption of an image, from its `alt` or `title` (they often repeat each other:
+/// one caption per image, the one with more words), when long enough to be one.
+fn image_caption(alt: Option<&str>, title: Option<&str>) -> Option<String> {
+    let alt = alt.map(clean).unwrap_or_default();
+    let title = title.map(clean).unwrap_or_default();
+    let best = if words(&alt) >= words(&title) {
+        alt
+    } else {
+        title
+    };
+    (words(&best) >= MIN_ATTR_WORDS).then_some(best)
+}
+
+/// The `ImageObject` captions of a JSON-LD script's text (none if it is not JSON).
+fn json_ld_script_captions(raw: &str, out: &mut Vec<String>) {
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(raw) {
+        json_ld_captions(&v, out, 0);
+    }
 }
 
 /// JSON-LD `ImageObject` captions anywhere in a JSON value.
@@ -185,26 +225,19 @@ fn tree_captions(html: &str) -> Vec<String> {
     let mut captions: Vec<String> = Vec::new();
     for e in elements(&doc) {
         let name = e.value().name();
+        let el = e.value();
         if name == "meta" {
-            let prop = attr(e.value(), "property")
-                .or_else(|| attr(e.value(), "name"))
-                .unwrap_or("");
-            if prop == "og:description" {
-                if let Some(c) = attr(e.value(), "content") {
-                    let c = clean(c);
-                    if words(&c) >= MIN_ATTR_WORDS {
-                        captions.push(c);
-                    }
-                }
-            }
+            captions.extend(meta_caption(
+                attr(el, "property"),
+                attr(el, "name"),
+                attr(el, "content"),
+            ));
             continue;
         }
         if name == "script" {
-            if attr(e.value(), "type") == Some("application/ld+json") {
+            if attr(el, "type") == Some("application/ld+json") {
                 let raw: String = e.text().collect();
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&raw) {
-                    json_ld_captions(&v, &mut captions, 0);
-                }
+                json_ld_script_captions(&raw, &mut captions);
             }
             continue;
         }
@@ -231,17 +264,7 @@ fn tree_captions(html: &str) -> Vec<String> {
             continue;
         }
         if name == "img" {
-            // alt and title often repeat each other: one occurrence per image.
-            let alt = attr(e.value(), "alt").map(clean).unwrap_or_default();
-            let title = attr(e.value(), "title").map(clean).unwrap_or_default();
-            let best = if words(&alt) >= words(&title) {
-                alt
-            } else {
-                title
-            };
-            if words(&best) >= MIN_ATTR_WORDS {
-                captions.push(best);
-            }
+            captions.extend(image_caption(attr(el, "alt"), attr(el, "title")));
         }
     }
     captions

@@ -18,7 +18,9 @@
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
-use super::{MAX_DEPTH, MIN_ATTR_WORDS, clean, json_ld_captions, words};
+use super::{
+    MAX_DEPTH, clean, image_caption, json_ld_script_captions, meta_caption, names_caption,
+};
 
 /// Pages nesting elements deeper than this go to the tree walk, which reads at most
 /// [`MAX_DEPTH`] levels of ancestors and descendants: under it, both read everything.
@@ -48,58 +50,40 @@ struct Open {
     gathers: bool,
 }
 
-/// The attributes the reader looks at, first of each name (as the tokenizer keeps them).
+/// The attributes the reader looks at.
+const WANTED: [&[u8]; 9] = [
+    b"role",
+    b"property",
+    b"name",
+    b"content",
+    b"type",
+    b"data-caption",
+    b"alt",
+    b"title",
+    b"class",
+];
+const ROLE: usize = 0;
+const PROPERTY: usize = 1;
+const NAME: usize = 2;
+const CONTENT: usize = 3;
+const TYPE: usize = 4;
+const DATA_CAPTION: usize = 5;
+const ALT: usize = 6;
+const TITLE: usize = 7;
+const CLASS: usize = 8;
+
+/// A start tag's [`WANTED`] attributes, the first of each name (as the tokenizer keeps
+/// them), in [`WANTED`]'s order.
 #[derive(Default)]
 struct Attrs {
-    role: Option<String>,
-    property: Option<String>,
-    name: Option<String>,
-    content: Option<String>,
-    kind: Option<String>,
-    data_caption: Option<String>,
-    alt: Option<String>,
-    title: Option<String>,
-    class: Option<String>,
-    /// Which of the above the attribute being read is, if any.
-    current: Option<u8>,
+    values: [Option<String>; WANTED.len()],
+    /// Which of them the attribute being read is, if any.
+    current: Option<usize>,
 }
 
 impl Attrs {
-    fn slot(&mut self, i: u8) -> &mut Option<String> {
-        match i {
-            0 => &mut self.role,
-            1 => &mut self.property,
-            2 => &mut self.name,
-            3 => &mut self.content,
-            4 => &mut self.kind,
-            5 => &mut self.data_caption,
-            6 => &mut self.alt,
-            7 => &mut self.title,
-            _ => &mut self.class,
-        }
-    }
-
-    fn index(name: &[u8]) -> Option<u8> {
-        Some(match name {
-            b"role" => 0,
-            b"property" => 1,
-            b"name" => 2,
-            b"content" => 3,
-            b"type" => 4,
-            b"data-caption" => 5,
-            b"alt" => 6,
-            b"title" => 7,
-            b"class" => 8,
-            _ => return None,
-        })
-    }
-
-    fn caption_class(&self) -> bool {
-        self.class.as_ref().is_some_and(|v| {
-            v.as_bytes()
-                .windows(7)
-                .any(|w| w.eq_ignore_ascii_case(b"caption"))
-        })
+    fn get(&self, i: usize) -> Option<&str> {
+        self.values[i].as_deref()
     }
 }
 
@@ -316,6 +300,7 @@ impl Reader {
     }
 
     fn start_element(&mut self, name: &[u8], a: &Attrs) -> Result<(), GiveUp> {
+        let caption_class = a.get(CLASS).is_some_and(names_caption);
         // Where the tree would not follow the tokens.
         if not_followed(name) || self.stack.len() >= MAX_OPEN {
             return Err(GiveUp);
@@ -341,7 +326,11 @@ impl Reader {
         } {
             // A second one is merged into the first; these are met by the walk before
             // anything they hold, whenever the parser made them.
-            if self.roots[r] || a.role.is_some() || a.data_caption.is_some() || a.caption_class() {
+            if self.roots[r]
+                || a.get(ROLE).is_some()
+                || a.get(DATA_CAPTION).is_some()
+                || caption_class
+            {
                 return Err(GiveUp);
             }
             self.roots[r] = true;
@@ -350,40 +339,25 @@ impl Reader {
         let mut gathers = false;
         match name {
             b"meta" => {
-                let prop = a.property.as_deref().or(a.name.as_deref()).unwrap_or("");
-                if prop == "og:description"
-                    && let Some(c) = &a.content
-                {
-                    let c = clean(c);
-                    if words(&c) >= MIN_ATTR_WORDS {
-                        self.pieces.push(Piece::Done(c));
-                    }
-                }
+                let c = meta_caption(a.get(PROPERTY), a.get(NAME), a.get(CONTENT));
+                self.pieces.extend(c.map(Piece::Done));
             }
             b"script" => {
-                if a.kind.as_deref() == Some("application/ld+json") {
+                if a.get(TYPE) == Some("application/ld+json") {
                     self.json = Some(self.pieces.len());
                     self.pieces.push(Piece::Json(String::new()));
                 }
             }
             _ if self.boiler > 0 => {}
             _ => {
-                if let Some(c) = &a.data_caption {
+                if let Some(c) = a.get(DATA_CAPTION) {
                     self.pieces.push(Piece::Done(clean(c)));
                 }
-                if name == b"figcaption" || (a.caption_class() && self.captions == 0) {
+                if name == b"figcaption" || (caption_class && self.captions == 0) {
                     gathers = true;
-                } else if name == b"img" && !a.caption_class() {
-                    let alt = a.alt.as_deref().map(clean).unwrap_or_default();
-                    let title = a.title.as_deref().map(clean).unwrap_or_default();
-                    let best = if words(&alt) >= words(&title) {
-                        alt
-                    } else {
-                        title
-                    };
-                    if words(&best) >= MIN_ATTR_WORDS {
-                        self.pieces.push(Piece::Done(best));
-                    }
+                } else if name == b"img" && !caption_class {
+                    let c = image_caption(a.get(ALT), a.get(TITLE));
+                    self.pieces.extend(c.map(Piece::Done));
                 }
             }
         }
@@ -403,8 +377,8 @@ impl Reader {
         let open = Open {
             name_at: self.names.len(),
             boiler: matches!(name, b"nav" | b"footer" | b"header")
-                || a.role.as_deref() == Some("navigation"),
-            caption: name == b"figcaption" || a.caption_class(),
+                || a.get(ROLE) == Some("navigation"),
+            caption: name == b"figcaption" || caption_class,
             raw: matches!(name, b"script" | b"style" | b"noscript"),
             gathers,
         };
@@ -457,27 +431,24 @@ pub(super) fn captions(html: &str) -> Option<Vec<String>> {
                     Ok(())
                 }
                 CallbackEvent::AttributeName { name } => {
-                    r.attrs.current = Attrs::index(name).filter(|&i| {
-                        // The first of a name counts; the tokenizer drops the others.
-                        let slot = r.attrs.slot(i);
-                        if slot.is_some() {
-                            false
-                        } else {
-                            *slot = Some(String::new());
-                            true
-                        }
-                    });
-                    Ok(())
-                }
-                CallbackEvent::AttributeValue { value } => {
-                    if let Some(i) = r.attrs.current {
-                        match std::str::from_utf8(value) {
-                            Ok(v) => *r.attrs.slot(i) = Some(v.to_owned()),
-                            Err(_) => return Some(()),
-                        }
+                    // The first of a name counts (the parser drops the others); one with
+                    // no value has no value event.
+                    let a = &mut r.attrs;
+                    a.current = WANTED
+                        .iter()
+                        .position(|w| *w == name)
+                        .filter(|&i| a.values[i].is_none());
+                    if let Some(i) = a.current {
+                        a.values[i] = Some(String::new());
                     }
                     Ok(())
                 }
+                CallbackEvent::AttributeValue { value } => match r.attrs.current {
+                    Some(i) => std::str::from_utf8(value)
+                        .map(|v| r.attrs.values[i] = Some(v.to_owned()))
+                        .map_err(|_| GiveUp),
+                    None => Ok(()),
+                },
                 CallbackEvent::CloseStartTag { .. } => r.start(),
                 CallbackEvent::EndTag { name } => r.end(name),
                 CallbackEvent::String { value } => match std::str::from_utf8(value) {
@@ -509,11 +480,7 @@ pub(super) fn captions(html: &str) -> Option<Vec<String>> {
         match p {
             Piece::Done(s) => out.push(s),
             Piece::Text(t) => out.push(clean(&t)),
-            Piece::Json(raw) => {
-                if let Ok(v) = serde_json::from_str::<serde_json::Value>(&raw) {
-                    json_ld_captions(&v, &mut out, 0);
-                }
-            }
+            Piece::Json(raw) => json_ld_script_captions(&raw, &mut out),
         }
     }
     Some(out)
