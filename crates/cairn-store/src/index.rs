@@ -31,8 +31,10 @@ use crate::table::{Tables, Tally};
 use crate::{Error, Result};
 
 /// Bumped when the index schema changes; an index of another version is rebuilt.
-const SCHEMA_VERSION: u32 = 5;
+const SCHEMA_VERSION: u32 = 6;
 const TOKENIZER: &str = "cairn";
+/// The `pairs` field's tokenizer ([`PairTokenizer`]).
+const PAIR_TOKENIZER: &str = "cairn_pairs";
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {
@@ -73,7 +75,7 @@ fn schema() -> (Schema, Fields) {
         "pairs",
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
-                .set_tokenizer("raw")
+                .set_tokenizer(PAIR_TOKENIZER)
                 .set_index_option(IndexRecordOption::WithFreqs),
         ),
     );
@@ -109,7 +111,76 @@ fn register_tokenizer(index: &Index) -> TextAnalyzer {
         .filter(AsciiFoldingFilter)
         .build();
     index.tokenizers().register(TOKENIZER, analyzer.clone());
+    index.tokenizers().register(
+        PAIR_TOKENIZER,
+        TextAnalyzer::from(PairTokenizer(analyzer.clone())),
+    );
     analyzer
+}
+
+/// The `pairs` field's tokens: `first second` for each two words of the text analyzer
+/// that are neighbours (a word it drops, such as an over-long one, leaves no pair
+/// across it). The field is given the caption's text once; before, each pair was made
+/// as a string of its own and given as a value of its own.
+#[derive(Clone)]
+struct PairTokenizer(TextAnalyzer);
+
+struct PairStream<'a> {
+    words: tantivy::tokenizer::BoxTokenStream<'a>,
+    /// The last word read: its position, where it starts, its text.
+    last: Option<(usize, usize)>,
+    last_text: String,
+    pairs: usize,
+    token: tantivy::tokenizer::Token,
+}
+
+impl tantivy::tokenizer::Tokenizer for PairTokenizer {
+    type TokenStream<'a> = PairStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> PairStream<'a> {
+        PairStream {
+            words: self.0.token_stream(text),
+            last: None,
+            last_text: String::new(),
+            pairs: 0,
+            token: tantivy::tokenizer::Token::default(),
+        }
+    }
+}
+
+impl tantivy::tokenizer::TokenStream for PairStream<'_> {
+    fn advance(&mut self) -> bool {
+        while self.words.advance() {
+            let word = self.words.token();
+            let pair = matches!(self.last, Some((at, _)) if word.position == at + 1);
+            if pair {
+                let t = &mut self.token;
+                t.text.clear();
+                t.text.push_str(&self.last_text);
+                t.text.push(' ');
+                t.text.push_str(&word.text);
+                t.offset_from = self.last.map_or(0, |(_, from)| from);
+                t.offset_to = word.offset_to;
+                t.position = self.pairs;
+                self.pairs += 1;
+            }
+            self.last = Some((word.position, word.offset_from));
+            self.last_text.clear();
+            self.last_text.push_str(&word.text);
+            if pair {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &tantivy::tokenizer::Token {
+        &self.token
+    }
+
+    fn token_mut(&mut self) -> &mut tantivy::tokenizer::Token {
+        &mut self.token
+    }
 }
 
 /// Days since 1970-01-01 of an ISO date.
@@ -383,9 +454,7 @@ impl SearchIndex {
         let mut d = TantivyDocument::default();
         d.add_u64(f.id, doc.id);
         d.add_text(f.text, &doc.text);
-        for pair in self.word_pairs(&doc.text) {
-            d.add_text(f.pairs, pair);
-        }
+        d.add_text(f.pairs, &doc.text);
         if let Some(r) = &doc.record {
             if let Some(c) = &r.credit {
                 for a in c.agency.iter().chain(c.distributor.iter()) {
@@ -468,16 +537,6 @@ impl SearchIndex {
             words.push((t.position, t.text.clone()));
         }
         words
-    }
-
-    /// `first second` for each two words of the text that are neighbours (a word
-    /// dropped by the analyzer, such as an over-long one, leaves no pair across it).
-    fn word_pairs(&self, text: &str) -> Vec<String> {
-        self.words(text)
-            .windows(2)
-            .filter(|w| w[1].0 == w[0].0 + 1)
-            .map(|w| format!("{} {}", w[0].1, w[1].1))
-            .collect()
     }
 
     /// The phrases of a query that must match exactly (no slop, no prefix, on the
@@ -950,6 +1009,64 @@ mod tests {
             let kept: Vec<usize> = (0..phrase.len()).filter(|&i| phrase[i].len() <= 60).collect();
             let neighbours = kept.len() >= 2 && kept.windows(2).all(|k| k[1] == k[0] + 1);
             prop_assert_eq!(!index.exact_phrases(&query).is_empty(), slop == 0 && neighbours);
+        }
+    }
+
+    /// The pairs of a text by their definition: the analyzer's words, each with the
+    /// next when it is its neighbour.
+    fn pairs_by_definition(index: &SearchIndex, text: &str) -> Vec<String> {
+        index
+            .words(text)
+            .windows(2)
+            .filter(|w| w[1].0 == w[0].0 + 1)
+            .map(|w| format!("{} {}", w[0].1, w[1].1))
+            .collect()
+    }
+
+    /// The terms the `pairs` field's tokenizer makes of a text.
+    fn pair_tokens(index: &SearchIndex, text: &str) -> Vec<String> {
+        let mut pairs = index.index.tokenizers().get(PAIR_TOKENIZER).unwrap();
+        let mut stream = pairs.token_stream(text);
+        let mut out = Vec::new();
+        while stream.advance() {
+            out.push(stream.token().text.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn pair_tokens_skip_dropped_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = SearchIndex::open_or_create(dir.path()).unwrap();
+        let long = "x".repeat(70);
+        assert_eq!(
+            pair_tokens(&index, &format!("Car bomb in {long} Aleppo's MARKET, Ünye")),
+            ["car bomb", "bomb in", "aleppo s", "s market", "market unye"]
+        );
+        assert!(pair_tokens(&index, "one").is_empty());
+        assert!(pair_tokens(&index, "").is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The tokenizer makes exactly the pairs of the definition, in order, from any
+        /// text (punctuation, other scripts, over-long words).
+        #[test]
+        fn pair_tokens_are_the_neighbouring_words(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    4 => (0..WORDS.len()).prop_map(|i| WORDS[i].to_string()),
+                    1 => Just("x".repeat(70)),
+                    3 => "\\PC{0,12}",
+                ],
+                0..12,
+            ),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let index = SearchIndex::open_or_create(dir.path()).unwrap();
+            let text = parts.join(" ");
+            prop_assert_eq!(pair_tokens(&index, &text), pairs_by_definition(&index, &text));
         }
     }
 
