@@ -1000,13 +1000,13 @@ impl NearIndex {
         if self.pending.is_empty() && self.pending_keys.is_empty() {
             return;
         }
-        let pending = std::mem::take(&mut self.pending);
-        let keys = std::mem::take(&mut self.pending_keys);
+        // Drained, not replaced: the next batch's changes fill the same lists, where new
+        // ones would grow (and fault in fresh pages) again from nothing every batch.
         let mut shared = self.shared.write().unwrap_or_else(|p| p.into_inner());
-        for f in &pending {
-            shared.entries.push(f);
+        for f in self.pending.drain(..) {
+            shared.entries.push(&f);
         }
-        for (k, change) in keys {
+        for (k, change) in self.pending_keys.drain() {
             shared.keys.apply(k, change);
         }
         shared.keys.compact();

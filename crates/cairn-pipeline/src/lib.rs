@@ -110,7 +110,10 @@ impl NearClusterer {
     /// the store's calls, in order, then only finish the lookups against what the
     /// probes did not see. The clusters are those of looking each text up in turn.
     pub fn stage(&mut self, texts: Vec<([u8; 16], cairn_dedup::Features, cairn_dedup::Probe)>) {
-        self.staged = texts.into_iter().map(|(k, f, p)| (k, (f, p))).collect();
+        // Refilled, not replaced, for the reason `NearIndex::publish` drains its lists.
+        self.staged.clear();
+        self.staged
+            .extend(texts.into_iter().map(|(k, f, p)| (k, (f, p))));
     }
 
     /// Makes the representatives of the batch just written visible to probers.
@@ -787,7 +790,7 @@ pub fn ingest(
                         })
                         .collect();
                     let mut items = Vec::with_capacity(done.len());
-                    let mut fresh = Vec::new();
+                    let mut fresh = Vec::with_capacity(done.iter().map(|(_, f)| f.len()).sum());
                     for (item, features) in done {
                         items.push(item);
                         fresh.extend(features);

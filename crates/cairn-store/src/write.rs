@@ -581,6 +581,26 @@ impl Archive {
     }
 }
 
+/// A new caption's record as [`Write`] keeps it for the index to the end of a call:
+/// borrowed from the input, or made by the clusterer and boxed. (As a `Cow` every entry
+/// of a batch's list of new captions was the size of a whole record, and the list grew
+/// by copying hundreds of kilobytes into fresh pages each batch.)
+enum Made<'s> {
+    Borrowed(&'s Record),
+    Owned(Box<Record>),
+}
+
+impl std::ops::Deref for Made<'_> {
+    type Target = Record;
+
+    fn deref(&self) -> &Record {
+        match self {
+            Made::Borrowed(r) => r,
+            Made::Owned(r) => r,
+        }
+    }
+}
+
 /// A write in progress: one SQLite transaction (one batch) that sources are added to,
 /// whole ([`Write::add_sources`]) or a part at a time ([`Write::add_source`] with its
 /// first occurrences, then [`Write::add_occurrences`]), so that a source with more
@@ -708,7 +728,7 @@ impl Write<'_> {
         }
         let dict = self.dict.as_deref();
         // Captions created here (with their text and record), for the index.
-        let mut created: Vec<(i64, &'s str, std::borrow::Cow<'s, Record>)> = Vec::new();
+        let mut created: Vec<(i64, &'s str, Made<'s>)> = Vec::new();
         let mut last = None;
         {
             let mut exists = conn
@@ -778,15 +798,15 @@ impl Write<'_> {
                         Some(v) => v,
                         None => {
                             let record = match &o.record {
-                                Some(r) => std::borrow::Cow::Borrowed(r),
-                                None => std::borrow::Cow::Owned(
+                                Some(r) => Made::Borrowed(r),
+                                None => Made::Owned(Box::new(
                                     clusterer.record(&o.text).ok_or_else(|| Error::Corrupt {
                                         path: db_path.clone(),
                                         message: format!(
                                             "a new caption text of {uri} came without its record"
                                         ),
                                     })?,
-                                ),
+                                )),
                             };
                             let stored = match &o.packed {
                                 Some(p) if p.dict == dict.map(|d| d.id) => {
@@ -929,6 +949,10 @@ impl Write<'_> {
                 if self.touched.contains(&id) {
                     continue;
                 }
+                let record = match record {
+                    Made::Borrowed(r) => std::borrow::Cow::Borrowed(r),
+                    Made::Owned(r) => std::borrow::Cow::Owned(*r),
+                };
                 let doc = IndexDoc {
                     id: id as u64,
                     text: std::borrow::Cow::Borrowed(text),
