@@ -89,7 +89,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The URI cairn records for a local file: `file://` and the absolute path.
 pub fn file_uri(path: &Path) -> String {
-    let abs = canonical(path)
+    file_uri_with(path, None)
+}
+
+/// [`file_uri`], with the path's `lstat` when the caller has it.
+fn file_uri_with(path: &Path, lstat: Option<&std::fs::Metadata>) -> String {
+    let abs = canonical_with(path, lstat)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| PathBuf::from(path));
     format!("file://{}", abs.display())
@@ -106,13 +111,23 @@ thread_local! {
 /// that is not a symbolic link is its directory's canonical path joined with its name,
 /// which one `lstat` tells, where canonicalising asks the system about every component
 /// of the path again (a percent of a large ingest's time).
+#[cfg(test)]
 fn canonical(path: &Path) -> std::io::Result<PathBuf> {
+    canonical_with(path, None)
+}
+
+/// [`canonical`], with the path's `lstat` when the caller has it (else it is asked for).
+fn canonical_with(path: &Path, lstat: Option<&std::fs::Metadata>) -> std::io::Result<PathBuf> {
     use std::path::Component;
     let (Some(Component::Normal(name)), Some(dir)) = (path.components().next_back(), path.parent())
     else {
         return std::fs::canonicalize(path);
     };
-    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+    let is_symlink = match lstat {
+        Some(m) => m.file_type().is_symlink(),
+        None => std::fs::symlink_metadata(path)?.file_type().is_symlink(),
+    };
+    if is_symlink {
         return std::fs::canonicalize(path);
     }
     let dir = if dir.as_os_str().is_empty() {
@@ -250,26 +265,32 @@ pub fn read_input(
     opts: &ReadOptions,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
 ) {
-    let (name, uri, reader): (String, String, Box<dyn Read>) = match input {
+    let (name, uri, reader, size): (String, String, Box<dyn Read>, _) = match input {
         Input::Stdin => (
             "<stdin>".into(),
             "stdin:".into(),
             Box::new(std::io::stdin()),
+            None,
         ),
         Input::File(p) => {
             let name = p.display().to_string();
+            // One `lstat` tells both whether the path is a link (for its URI) and, when it
+            // is a plain file, its size; a link's size is the opened file's.
+            let lstat = std::fs::symlink_metadata(p).ok();
             match std::fs::File::open(p) {
-                Ok(f) => (name, file_uri(p), Box::new(f)),
+                Ok(f) => {
+                    let size = match &lstat {
+                        Some(m) if m.file_type().is_file() => Some(m.len()),
+                        _ => f.metadata().map(|m| m.len()).ok(),
+                    };
+                    (name, file_uri_with(p, lstat.as_ref()), Box::new(f), size)
+                }
                 Err(source) => {
                     emit(Err(Error::Io { path: name, source }));
                     return;
                 }
             }
         }
-    };
-    let size = match input {
-        Input::File(p) => std::fs::metadata(p).map(|m| m.len()).ok(),
-        Input::Stdin => None,
     };
     read_stream(reader, &name, &uri, opts, emit, 0, size);
 }
@@ -650,6 +671,16 @@ mod tests {
             );
         }
         assert!(file_uri(&d.join("linked/to-b")).ends_with("/real/sub/b.txt"));
+        // The same with the path's lstat given (as reading an input does).
+        for p in paths.iter().chain(&paths) {
+            let lstat = std::fs::symlink_metadata(p).ok();
+            assert_eq!(
+                canonical_with(p, lstat.as_ref()).ok(),
+                std::fs::canonicalize(p).ok(),
+                "{}",
+                p.display()
+            );
+        }
     }
 
     #[test]
