@@ -127,9 +127,10 @@ struct PairTokenizer(TextAnalyzer);
 
 struct PairStream<'a> {
     words: tantivy::tokenizer::BoxTokenStream<'a>,
-    /// The last word read: its position, where it starts, its text.
+    /// The last word read: its position and where it starts (its text in `last_text`).
     last: Option<(usize, usize)>,
     last_text: String,
+    /// Pairs made so far (each pair's position).
     pairs: usize,
     token: tantivy::tokenizer::Token,
 }
