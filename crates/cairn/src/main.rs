@@ -782,11 +782,13 @@ fn with_progress(
         ProgressBar::hidden()
     };
     let mut captions = 0u64;
+    let mut read_bytes = 0u64;
     let started = std::time::Instant::now();
     let report = run(&mut |e| match e {
         Event::Planned { bytes, .. } => bar.set_length(bytes),
         Event::Read { bytes, captions: c } => {
             bar.inc(bytes);
+            read_bytes += bytes;
             captions += c;
             let secs = started.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!(
@@ -805,14 +807,19 @@ fn with_progress(
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
+    // From listing the inputs to the last index merge (the gazetteer was loaded before).
+    let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{done} {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings",
+        "{done} {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings; {:.1} s, {:.1} MB of new sources read ({:.1} MB/s)",
         report.sources_added,
         report.sources_skipped,
         report.occurrences_added,
         report.captions_added,
         report.rejected,
-        report.warnings
+        report.warnings,
+        secs,
+        read_bytes as f64 / 1e6,
+        read_bytes as f64 / 1e6 / secs.max(1e-3)
     );
     let accepted = report.sources_added + report.sources_skipped;
     Ok(if report.rejected == 0 {
