@@ -103,7 +103,8 @@ fn schema() -> (Schema, Fields) {
     (b.build(), f)
 }
 
-/// Registers the text's analyzer on the index and returns it.
+/// Registers the text's analyzer and the pairs' tokenizer made from it on the index, and
+/// returns the analyzer.
 fn register_tokenizer(index: &Index) -> TextAnalyzer {
     let analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(60))
@@ -263,7 +264,7 @@ pub(crate) struct SearchIndex {
     pub fields: Fields,
     /// Counting tables of the segments searched lately.
     tables: Arc<Tables>,
-    /// The text's analyzer (for word pairs).
+    /// The text's analyzer (for the words of a query's exact phrases).
     analyzer: TextAnalyzer,
 }
 
