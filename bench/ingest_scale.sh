@@ -12,7 +12,7 @@ mkdir -p "$work"
 cargo build --release -q -p cairn
 bin=./target/release/cairn
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB"
-echo "| pages | input | MB | wall s | MB/s | pages/s | captions/s | captions | peak RSS MB | archive MB |"
+echo "| pages | input | MB | wall s | MB/s | pages/s | captions/s | captions | peak RSS MiB | archive MB |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
   [ -d "$work/mixed-$n" ] || "$bin" generate --pages "$n" --format mixed "$work/mixed-$n" 2>/dev/null
