@@ -340,6 +340,7 @@ pub fn find(text: &str) -> Option<Found> {
                         agency,
                         distributor,
                         span: raw_span,
+                        flags: Vec::new(),
                     },
                     warnings,
                 };

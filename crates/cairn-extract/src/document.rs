@@ -82,6 +82,7 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
             agency: None,
             distributor: None,
             span: no_span,
+            flags: Vec::new(),
         });
         if !e.byline.is_empty() && credit.photographers != e.byline {
             if !credit.photographers.is_empty() {

@@ -125,6 +125,7 @@ impl Extractor {
             sources: sources.into_iter().map(|(n, _)| n).collect(),
             warnings,
             text,
+            lang: None,
         }
     }
 }

@@ -522,6 +522,8 @@ impl<'g> Resolver<'g> {
             gazetteer_id: Some(e.id.clone()),
             span,
             within,
+            confidence: None,
+            reason: None,
         }
     }
 

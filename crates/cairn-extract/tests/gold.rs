@@ -3,28 +3,11 @@
 //! Outside CI the test skips (with a message) when the shared data is absent; under
 //! `CI=true` its absence is a failure.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use cairn_extract::Extractor;
 use cairn_gazetteer::{fold, haversine_km};
 use serde_json::Value;
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("CAIRN_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    if dir.join("gold/seeds.jsonl").is_file() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!(
-            "shared data not found at {} (set CAIRN_SHARED)",
-            dir.display()
-        );
-    }
-    eprintln!("skipping: shared data not found at {}", dir.display());
-    None
-}
 
 fn strs(v: &Value) -> Vec<String> {
     v.as_array()
@@ -43,7 +26,9 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 
 #[test]
 fn seed_records_match_the_gold_field_by_field() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = common::shared("gold/seeds.jsonl") else {
+        return;
+    };
     let gold = std::fs::read_to_string(shared.join("gold/seeds.jsonl")).unwrap();
     let ex = Extractor::bundled();
     let mut problems = Vec::new();

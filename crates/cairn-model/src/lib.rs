@@ -182,6 +182,35 @@ pub struct Record {
     pub sources: Vec<String>,
     /// What could not be resolved.
     pub warnings: Vec<String>,
+    /// The caption's language, ISO 639-1 (`en`, `fr`, `es`, `ar`, `de`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+}
+
+/// What a credit says about how the photograph reached the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CreditFlag {
+    /// Released by the body it shows or by one that is party to it (`SANA/Handout`).
+    Handout,
+    /// Shot by a pool photographer for several outlets.
+    Pool,
+    /// An archive picture (`(AP Photo/Name, File)`).
+    File,
+    /// A local freelance the agency does not name (`REUTERS/Stringer`, `STR/AFP`).
+    Stringer,
+}
+
+impl CreditFlag {
+    /// The lowercase name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CreditFlag::Handout => "handout",
+            CreditFlag::Pool => "pool",
+            CreditFlag::File => "file",
+            CreditFlag::Stringer => "stringer",
+        }
+    }
 }
 
 /// A credit line.
@@ -197,6 +226,9 @@ pub struct Credit {
     pub distributor: Option<String>,
     /// Where `raw` stands in the text.
     pub span: Span,
+    /// Handout, pool, file or stringer, as the credit states them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<CreditFlag>,
 }
 
 /// How precise a date is.
@@ -319,6 +351,35 @@ pub struct Place {
     /// Ids of the places enclosing it, outermost first (country, admin1, town...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub within: Vec<String>,
+    /// How sure the choice of this place as the scene is (set on `location` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+    /// The words that made it the scene (`in Douma, Syria`; set on `location` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// How sure a choice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// A guess: the only place named, or one named as an origin.
+    Low,
+    /// A place the sentence sets the scene in, without a dateline or country.
+    Medium,
+    /// A dateline or `in X, Country`.
+    High,
+}
+
+impl Confidence {
+    /// The lowercase name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    }
 }
 
 /// Casualty counts; a key is `null` when the caption gives none.

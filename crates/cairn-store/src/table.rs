@@ -490,6 +490,7 @@ mod tests {
                     agency: Some(AGENCIES[a].to_string()),
                     distributor: d.map(|d| AGENCIES[d].to_string()),
                     span: Span::new(0, 0),
+                    flags: Vec::new(),
                 });
                 r.location = place.map(|p| {
                     let (cc, id, lat, lon) = PLACES[p];
@@ -504,6 +505,8 @@ mod tests {
                         gazetteer_id: (!id.is_empty()).then(|| id.to_string()),
                         span: Span::new(0, 0),
                         within: vec![cc.to_string()],
+                        confidence: None,
+                        reason: None,
                     }
                 });
                 r.event_types = events.iter().map(|&e| EVENTS[e].to_string()).collect();
