@@ -9,6 +9,7 @@ mod credit;
 mod date;
 mod document;
 mod entities;
+mod lang;
 mod places;
 pub mod segment;
 mod text;
@@ -110,6 +111,7 @@ impl Extractor {
                 organizations.push(o.clone());
             }
         }
+        let lang = lang::detect(&text).map(String::from);
         if found.location.is_none() && !text.is_empty() {
             warnings.push("no location found".to_string());
         }
@@ -125,7 +127,7 @@ impl Extractor {
             sources: sources.into_iter().map(|(n, _)| n).collect(),
             warnings,
             text,
-            lang: None,
+            lang,
         }
     }
 }
