@@ -18,6 +18,24 @@ fn strip_html(s: &str) -> String {
     html_escape::decode_html_entities(&no_tags).into_owned()
 }
 
+/// The CSV's Organization column folded for comparison: its trailing "- date" cut, a
+/// leading "the" dropped, the AP's two spellings made one.
+fn organization_name(s: &str) -> String {
+    let s = s
+        .split(" -")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches('-')
+        .trim();
+    let l = s.to_lowercase();
+    let l = l.strip_prefix("the ").unwrap_or(&l);
+    match l {
+        "associated press" | "ap photo" | "ap" => "ap".to_string(),
+        _ => l.to_string(),
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut path = concat!(
@@ -43,6 +61,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .position(|h| h == "Caption")
         .ok_or("no Caption column")?;
     let pcol = headers.iter().position(|h| h == "Photographer");
+    let ocol = headers.iter().position(|h| h == "Organization");
+    let (mut org_named, mut org_agrees) = (0u32, 0u32);
     let ex = Extractor::bundled();
     let (mut n, mut credit, mut date, mut location, mut photographer, mut photographer_agrees) =
         (0, 0, 0, 0, 0, 0);
@@ -79,6 +99,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 photographer_agrees += 1;
             }
         }
+        if let Some(expected) = ocol.and_then(|o| row.get(o)).map(organization_name) {
+            if !expected.is_empty() {
+                org_named += 1;
+                let credit = r.credit.as_ref();
+                let found = [
+                    credit.and_then(|c| c.agency.as_deref()),
+                    credit.and_then(|c| c.distributor.as_deref()),
+                ];
+                if found
+                    .iter()
+                    .flatten()
+                    .any(|a| organization_name(a) == expected)
+                {
+                    org_agrees += 1;
+                }
+            }
+        }
         let missed = match misses.as_deref() {
             Some("credit") => r.credit.is_none(),
             Some("date") => r.date.is_none(),
@@ -98,6 +135,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "  photographer  {photographer} ({:.1}%), agreeing with the Photographer column: {photographer_agrees} ({:.1}%)",
         pct(photographer),
         pct(photographer_agrees)
+    );
+    println!(
+        "  agency        agreeing with the Organization column: {org_agrees} of the {org_named} rows that fill it ({:.1}%)",
+        100.0 * f64::from(org_agrees) / f64::from(org_named.max(1))
     );
     println!("date            {date} ({:.1}%)", pct(date));
     println!("location        {location} ({:.1}%)", pct(location));
