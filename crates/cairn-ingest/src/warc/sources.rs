@@ -13,17 +13,37 @@ use crate::{Error, RawSource, sha256_hex};
 /// Offsets listed per kind of skipped record before the rest are only counted.
 const OFFSETS_SHOWN: usize = 5;
 
-/// The records of a file that held no page, by label, in order of first sight.
+/// Kinds of skipped record told apart in a file's summary (a hostile file could make
+/// up a new record type per record); the rest are counted together.
+const KINDS_SHOWN: usize = 32;
+
+/// The records of a file that held no page, by label in order of first sight: how
+/// many, and the first offsets (a crawl holds a request per page: only a few are kept).
 #[derive(Default)]
 struct Tally {
-    kinds: Vec<(String, Vec<u64>)>,
+    kinds: Vec<(String, usize, Vec<u64>)>,
 }
 
 impl Tally {
     fn add(&mut self, label: String, offset: u64) {
-        match self.kinds.iter_mut().find(|(l, _)| *l == label) {
-            Some((_, offsets)) => offsets.push(offset),
-            None => self.kinds.push((label, vec![offset])),
+        let i = match self.kinds.iter().position(|(l, _, _)| *l == label) {
+            Some(i) => i,
+            None if self.kinds.len() < KINDS_SHOWN => {
+                self.kinds.push((label, 0, Vec::new()));
+                self.kinds.len() - 1
+            }
+            None => match self.kinds.iter().position(|(l, _, _)| l == "other") {
+                Some(i) => i,
+                None => {
+                    self.kinds.push(("other".into(), 0, Vec::new()));
+                    self.kinds.len() - 1
+                }
+            },
+        };
+        let (_, n, offsets) = &mut self.kinds[i];
+        *n += 1;
+        if offsets.len() < OFFSETS_SHOWN {
+            offsets.push(offset);
         }
     }
 
@@ -32,32 +52,20 @@ impl Tally {
         if self.kinds.is_empty() {
             return None;
         }
-        let total: usize = self.kinds.iter().map(|(_, o)| o.len()).sum();
+        let total: usize = self.kinds.iter().map(|(_, n, _)| n).sum();
         let parts: Vec<String> = self
             .kinds
             .iter()
-            .map(|(label, offsets)| {
-                let shown: Vec<String> = offsets
-                    .iter()
-                    .take(OFFSETS_SHOWN)
-                    .map(u64::to_string)
-                    .collect();
-                let more = offsets.len().saturating_sub(OFFSETS_SHOWN);
+            .map(|(label, n, offsets)| {
+                let shown: Vec<String> = offsets.iter().map(u64::to_string).collect();
+                let more = n - offsets.len();
                 let more = if more > 0 {
                     format!(" and {more} more")
                 } else {
                     String::new()
                 };
-                let at = if offsets.len() == 1 {
-                    "offset"
-                } else {
-                    "offsets"
-                };
-                format!(
-                    "{label}: {} (at {at} {}{more})",
-                    offsets.len(),
-                    shown.join(", ")
-                )
+                let at = if *n == 1 { "offset" } else { "offsets" };
+                format!("{label}: {n} (at {at} {}{more})", shown.join(", "))
             })
             .collect();
         Some(format!(
@@ -183,6 +191,15 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("warcinfo record: 1 (at offset 9)"), "{s}");
+        let mut many = Tally::default();
+        for i in 0..40 {
+            many.add(format!("made-up-{i} record"), i);
+        }
+        let s = many.summary().unwrap();
+        assert!(
+            s.contains("other: 8 (at offsets 32, 33, 34, 35, 36 and 3 more)"),
+            "{s}"
+        );
     }
 }
 
