@@ -1,5 +1,5 @@
-//! The WARC reader never panics or loops on any bytes, plain or gzip, and gives each
-//! record offset at most once, in increasing order.
+//! The WARC and ARC reader never panics or loops on any bytes, plain or gzip, and gives
+//! each record offset at most once, in increasing order.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

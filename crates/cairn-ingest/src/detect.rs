@@ -9,6 +9,9 @@ pub enum Format {
     Zstd,
     /// A WARC file (ISO 28500).
     Warc,
+    /// An ARC file (the Internet Archive's format before WARC): its first record is the
+    /// `filedesc://` version block.
+    Arc,
     /// An HTML page.
     Html,
     /// JSON Lines: one object per line.
@@ -72,6 +75,9 @@ pub fn detect(head: &[u8]) -> Format {
     if head.starts_with(b"WARC/") {
         return Format::Warc;
     }
+    if head.starts_with(b"filedesc://") {
+        return Format::Arc;
+    }
     let body = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let start = body
         .iter()
@@ -106,6 +112,11 @@ mod tests {
     fn formats_by_content() {
         assert_eq!(detect(&[0x1f, 0x8b, 8, 0]), Format::Gzip);
         assert_eq!(detect(b"WARC/1.1\r\nWARC-Type: response"), Format::Warc);
+        assert_eq!(
+            detect(b"filedesc://crawl.arc 0.0.0.0 20140216050221 text/plain 70\n1 0 Ex\n"),
+            Format::Arc
+        );
+        assert_eq!(detect(b"filedesc is a word"), Format::Text);
         assert_eq!(detect(b"  <!DOCTYPE html><html>"), Format::Html);
         assert_eq!(detect(b"<figure><img src=a></figure>"), Format::Html);
         assert_eq!(

@@ -67,6 +67,16 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// Part of an input holds nothing to ingest or refers to what is not there (a web
+    /// archive's requests and images, a revisit whose payload is elsewhere): a warning,
+    /// not a rejection of the input.
+    #[error("{path}: {message}")]
+    Notice {
+        /// The file (and where in it).
+        path: String,
+        /// What was skipped, and why.
+        message: String,
+    },
     /// The file is larger than [`MAX_SOURCE_BYTES`].
     #[error("{path}: {size} bytes is over the limit of {limit} bytes for one source")]
     TooLarge {
@@ -77,6 +87,14 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
+}
+
+impl Error {
+    /// Whether this is a [`Error::Notice`]: a warning about part of an input that was
+    /// read, not a failure to read it.
+    pub fn is_notice(&self) -> bool {
+        matches!(self, Error::Notice { .. })
+    }
 }
 
 /// Result alias for this crate.
@@ -324,10 +342,10 @@ fn read_stream(
         Format::Gzip | Format::Zstd if depth < 2 => {
             // A gzip WARC is read member by member (a damaged record costs only itself).
             if format == Format::Gzip {
-                let mut probe = flate2::bufread::GzDecoder::new(&head[..]);
-                let mut inner = [0u8; 8];
-                let n = probe.read(&mut inner).unwrap_or(0);
-                if detect(&inner[..n]) == Format::Warc {
+                let mut inner = Vec::new();
+                let probe = flate2::bufread::GzDecoder::new(&head[..]);
+                let _ = probe.take(16).read_to_end(&mut inner);
+                if matches!(detect(&inner), Format::Warc | Format::Arc) {
                     read_warc_seekable(r, true, name, depth == 0, emit);
                     return;
                 }
@@ -351,7 +369,7 @@ fn read_stream(
                 message: "compressed more than twice over".into(),
             }));
         }
-        Format::Warc => read_warc_seekable(r, false, name, depth == 0, emit),
+        Format::Warc | Format::Arc => read_warc_seekable(r, false, name, depth == 0, emit),
         Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
         _ => {
             // A single-document file over the limit is refused before reading it.
@@ -420,41 +438,7 @@ fn read_warc<R: Read + std::io::Seek>(
     name: &str,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
 ) {
-    let file = name.to_string();
-    warc::read_warc(r, gz, &mut |item| match item {
-        warc::WarcItem::Response(resp) => {
-            let sha256 = sha256_hex(&resp.body);
-            let origin = serde_json::json!({
-                "warc": file, "offset": resp.offset, "date": resp.date,
-                "content_type": resp.content_type,
-            });
-            emit(Ok(RawSource {
-                uri: if resp.target_uri.is_empty() {
-                    format!("{file}#offset={}", resp.offset)
-                } else {
-                    resp.target_uri
-                },
-                name: format!("{file} (record at offset {})", resp.offset),
-                kind: SourceKind::Warc,
-                bytes: resp.body,
-                sha256,
-                origin: Some(origin.to_string()),
-            }))
-        }
-        warc::WarcItem::Skipped { offset, reason } => {
-            // Records that are not pages (requests, metadata, images) are skipped
-            // quietly; damaged ones are reported.
-            let quiet = reason.ends_with(" record") || reason.contains("not a page");
-            if quiet {
-                true
-            } else {
-                emit(Err(Error::Bad {
-                    path: format!("{file} (record at offset {offset})"),
-                    message: format!("{reason}; skipped"),
-                }))
-            }
-        }
-    });
+    warc::read_sources(r, gz, name, emit);
 }
 
 fn read_jsonl(
@@ -549,6 +533,9 @@ pub fn render(raw: RawSource) -> Result<Document> {
         return Err(Error::Empty { path: name });
     }
     let mut warnings = Vec::new();
+    if kind == SourceKind::Warc {
+        warnings = warc::origin_warnings(origin.as_deref());
+    }
     let mut embedded = None;
     let (text, encoding, segments) = match kind {
         SourceKind::Text | SourceKind::Html | SourceKind::Warc => {

@@ -1,42 +1,75 @@
-//! WARC files (ISO 28500), plain or gzip-compressed per record: `response` records with
-//! HTML or text payloads become sources. A damaged or truncated record is reported
-//! with its offset and skipped; reading goes on at the next record.
+//! Web archives as crawlers write them: WARC files (ISO 28500) and the ARC files
+//! before them, plain or gzip-compressed per record. Pages become sources: `response`
+//! records with HTTP 200 HTML or text, `resource` records (the block is the page),
+//! ARC records, and `revisit` records whose earlier payload is in the same file. Every
+//! other record is named with its offset: damaged ones one by one, ones that hold no
+//! page (requests, images, redirects) for the caller to sum up. Reading goes on after a
+//! damaged record at the next record.
+
+mod head;
+mod http;
+mod index;
+mod record;
+mod sources;
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 
 use flate2::bufread::GzDecoder;
 
+use head::{Flavour, is_arc_line, read_line_limited};
+use index::Index;
+use record::{Judged, Record, Revisit, next_record, revisit_not_a_page, shown};
+pub(crate) use sources::{origin_warnings, read_sources};
+
 /// Largest record payload read (bigger records are skipped with a warning).
 pub const MAX_RECORD_BYTES: u64 = 64 * 1024 * 1024;
-/// Largest WARC header block.
-const MAX_HEADER_BYTES: usize = 64 * 1024;
 
-/// One HTTP response taken from a WARC file.
+/// One page taken from a WARC or ARC file.
 #[derive(Debug, Clone)]
 pub struct WarcResponse {
-    /// `WARC-Target-URI`.
+    /// `WARC-Target-URI` (the URL of an ARC record).
     pub target_uri: String,
-    /// `WARC-Date`.
+    /// `WARC-Date` (an ARC date is given in the same form).
     pub date: String,
-    /// Offset of the record in the file (of its gzip member for .warc.gz).
+    /// Offset of the record in the file (of its gzip member when compressed).
     pub offset: u64,
-    /// `Content-Type` of the HTTP response.
+    /// `Content-Type` of the HTTP response (of the record, for a `resource`).
     pub content_type: String,
-    /// The HTTP body, with transfer and content encodings undone.
+    /// The payload, with transfer and content encodings undone.
     pub body: Vec<u8>,
+    /// The record type it came from: `response`, `resource`, `revisit`, or `ARC`.
+    pub record_type: String,
+    /// For a revisit, the offset of the record whose payload it repeats.
+    pub revisit_of: Option<u64>,
+    /// What was wrong but did not stop the payload being read.
+    pub warnings: Vec<String>,
+}
+
+/// Why a record gives no page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// It cannot be read (damaged, cut short, over the size limit): its content is lost.
+    Damaged,
+    /// It holds no page (a request, the crawl's description, an image, a redirect); the
+    /// reason is a short label such records can be counted by.
+    NotAPage,
+    /// A revisit whose earlier payload is not in this file.
+    Unresolved,
 }
 
 /// What reading a WARC gives, record by record.
 #[derive(Debug)]
 pub enum WarcItem {
-    /// A response worth ingesting.
+    /// A page worth ingesting.
     Response(WarcResponse),
-    /// A record that could not be read or used; reading goes on.
+    /// A record that gives no page; reading goes on.
     Skipped {
         /// Where it started.
         offset: u64,
         /// Why.
         reason: String,
+        /// Which kind of why.
+        skip: Skip,
     },
 }
 
@@ -64,285 +97,159 @@ impl<R: BufRead> BufRead for Counting<R> {
     }
 }
 
-fn read_line_limited<R: BufRead>(r: &mut R, max: usize) -> std::io::Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    let n = r.by_ref().take(max as u64).read_until(b'\n', &mut line)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    Ok(Some(line))
-}
-
-/// A parsed WARC record head.
-struct Head {
-    fields: Vec<(String, String)>,
-    length: u64,
-}
-
-impl Head {
-    fn get(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+impl<R: BufRead + Seek> Counting<R> {
+    fn seek_to(&mut self, at: u64) -> bool {
+        let ok = self.inner.seek(SeekFrom::Start(at)).is_ok();
+        self.pos = at;
+        ok
     }
 }
 
-/// Reads a record head; `Ok(None)` at a clean end of input.
-fn read_head<R: BufRead>(r: &mut R) -> Result<Option<Head>, String> {
-    // Skip blank lines between records.
-    let version = loop {
-        match read_line_limited(r, 1024).map_err(|e| e.to_string())? {
-            None => return Ok(None),
-            Some(l) if l.iter().all(|b| b.is_ascii_whitespace()) => continue,
-            Some(l) => break l,
-        }
-    };
-    if !version.starts_with(b"WARC/") {
-        return Err("no WARC/ version line where a record should start".into());
-    }
-    let mut fields = Vec::new();
-    let mut total = 0;
-    loop {
-        let line = read_line_limited(r, MAX_HEADER_BYTES)
-            .map_err(|e| e.to_string())?
-            .ok_or("the record ends inside its header")?;
-        total += line.len();
-        if total > MAX_HEADER_BYTES {
-            return Err("the record header is over 64 KiB".into());
-        }
-        let line = String::from_utf8_lossy(&line);
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = line.split_once(':') {
-            fields.push((k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    let mut head = Head { fields, length: 0 };
-    head.length = head
-        .get("Content-Length")
-        .and_then(|v| v.parse().ok())
-        .ok_or("the record has no valid Content-Length")?;
-    Ok(Some(head))
+/// The reader of one file: where it is, which format, and where the records a revisit
+/// may name are.
+struct Reader<R: Read + Seek> {
+    r: Counting<BufReader<R>>,
+    gz: bool,
+    flavour: Flavour,
+    /// Record ids and payload digests of responses and resources, to their offsets.
+    index: Index,
 }
 
-/// Undoes `Transfer-Encoding: chunked`.
-fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    loop {
-        let nl = data
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or("chunked body ends inside a chunk size")?;
-        let size_line = String::from_utf8_lossy(&data[..nl]);
-        let size_hex = size_line.trim().split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size_hex, 16)
-            .map_err(|_| format!("bad chunk size {size_hex:?}"))?;
-        data = &data[nl + 1..];
-        if size == 0 {
-            return Ok(out);
+impl<R: Read + Seek> Reader<R> {
+    /// Reads the record at the current position (a gzip member's worth when `gz`).
+    fn read_one(&mut self) -> Result<Option<Judged>, String> {
+        let offset = self.r.pos;
+        if !self.gz {
+            return next_record(&mut self.r, offset, &mut self.flavour);
         }
-        if data.len() < size {
-            return Err("chunked body is cut short".into());
+        match self.r.fill_buf() {
+            Ok([]) => return Ok(None),
+            Ok(_) => {}
+            Err(e) => return Err(format!("read error: {e}")),
         }
-        out.extend_from_slice(&data[..size]);
-        data = &data[size..];
-        data = data
-            .strip_prefix(b"\r\n")
-            .or_else(|| data.strip_prefix(b"\n"))
-            .unwrap_or(data);
-    }
-}
-
-fn decompress_limited(r: impl Read, what: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    r.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("{what} body does not decode: {e}"))?;
-    if out.len() as u64 > MAX_RECORD_BYTES {
-        return Err(format!(
-            "{what} body decodes to over {MAX_RECORD_BYTES} bytes"
-        ));
-    }
-    Ok(out)
-}
-
-/// The HTTP response inside a `response` record's block.
-fn http_response(block: &[u8]) -> Result<(String, Vec<u8>), String> {
-    let mut headers = [httparse::EMPTY_HEADER; 128];
-    let mut res = httparse::Response::new(&mut headers);
-    let body_at = match res.parse(block) {
-        Ok(httparse::Status::Complete(n)) => n,
-        Ok(httparse::Status::Partial) => return Err("the HTTP header is cut short".into()),
-        Err(e) => return Err(format!("the HTTP header does not parse: {e}")),
-    };
-    if res.code != Some(200) {
-        return Err(format!("HTTP status {}", res.code.unwrap_or(0)));
-    }
-    let header = |name: &str| {
-        res.headers
-            .iter()
-            .find(|h| h.name.eq_ignore_ascii_case(name))
-            .map(|h| String::from_utf8_lossy(h.value).to_lowercase())
-    };
-    let content_type = header("content-type").unwrap_or_default();
-    let mut body = block[body_at..].to_vec();
-    if header("transfer-encoding").is_some_and(|t| t.contains("chunked")) {
-        body = dechunk(&body)?;
-    }
-    match header("content-encoding").as_deref().map(str::trim) {
-        None | Some("") | Some("identity") => {}
-        Some("gzip") | Some("x-gzip") => {
-            body = decompress_limited(flate2::read::GzDecoder::new(&body[..]), "gzip")?
+        let mut member = BufReader::new(GzDecoder::new(&mut self.r));
+        let got = next_record(&mut member, offset, &mut self.flavour);
+        // Drain the rest of the member (a record may end before it does).
+        let drained = std::io::copy(
+            &mut member.by_ref().take(MAX_RECORD_BYTES),
+            &mut std::io::sink(),
+        );
+        match (got, drained) {
+            (Ok(x), Ok(_)) => Ok(x),
+            (Err(e), _) => Err(e),
+            (Ok(_), Err(e)) => Err(format!("the gzip member is damaged: {e}")),
         }
-        Some("deflate") => {
-            body = decompress_limited(flate2::read::ZlibDecoder::new(&body[..]), "deflate")?
-        }
-        Some(other) => return Err(format!("content encoding {other:?} is not supported")),
     }
-    Ok((content_type, body))
-}
 
-fn usable_type(content_type: &str) -> bool {
-    content_type.is_empty()
-        || content_type.starts_with("text/html")
-        || content_type.starts_with("application/xhtml")
-        || content_type.starts_with("text/plain")
-}
+    /// Turns a record read at `offset` into what the caller is given, indexing it for
+    /// later revisits and resolving a revisit against the records before it.
+    fn finish(&mut self, judged: Judged, offset: u64) -> WarcItem {
+        for k in &judged.keys {
+            self.index.insert(k, offset);
+        }
+        let skipped = |reason, skip| WarcItem::Skipped {
+            offset,
+            reason,
+            skip,
+        };
+        match judged.record {
+            Record::Page(p) => WarcItem::Response(p),
+            Record::Skip(reason, skip) => skipped(reason, skip),
+            Record::Revisit(v) => match self.resolve(&v) {
+                Ok(mut p) => {
+                    p.revisit_of = Some(p.offset);
+                    p.offset = offset;
+                    p.target_uri = v.uri;
+                    p.date = v.date;
+                    p.record_type = "revisit".into();
+                    // Warnings about the earlier record were given with it.
+                    p.warnings.clear();
+                    WarcItem::Response(p)
+                }
+                Err((reason, skip)) => skipped(reason, skip),
+            },
+        }
+    }
 
-/// Reads the record at the reader's position (one gzip member's worth when `gz`).
-fn next_record<R: BufRead>(r: &mut R, offset: u64) -> Result<Option<WarcItem>, String> {
-    let Some(head) = read_head(r)? else {
-        return Ok(None);
-    };
-    if head.length > MAX_RECORD_BYTES {
-        // Skip it without holding it.
-        let skipped = std::io::copy(&mut r.by_ref().take(head.length), &mut std::io::sink())
-            .map_err(|e| e.to_string())?;
-        if skipped < head.length {
-            return Err(format!(
-                "Content-Length says {} bytes but the file ends after {skipped}",
-                head.length
+    /// The page an earlier record of this file holds for a revisit, or why there is none.
+    fn resolve(&mut self, v: &Revisit) -> Result<WarcResponse, (String, Skip)> {
+        let found = v.keys.iter().find_map(|k| Some((k, self.index.get(k)?)));
+        let Some((key, at)) = found else {
+            if let Some(label) = revisit_not_a_page(v) {
+                return Err((label, Skip::NotAPage));
+            }
+            let named = if v.keys.is_empty() {
+                "it names no earlier record or payload digest".to_string()
+            } else {
+                format!("{} is not in this file", shown(&v.keys.join(", "), 512))
+            };
+            return Err((
+                format!(
+                    "{}: a revisit whose earlier payload is not here ({named}); nothing to read",
+                    shown(&v.uri, 2048)
+                ),
+                Skip::Unresolved,
+            ));
+        };
+        let here = self.r.pos;
+        let earlier = if self.r.seek_to(at) {
+            self.read_one()
+        } else {
+            Err("cannot seek".into())
+        };
+        if !self.r.seek_to(here) {
+            return Err((
+                "cannot go back after reading the record it revisits".into(),
+                Skip::Damaged,
             ));
         }
-        return Ok(Some(WarcItem::Skipped {
-            offset,
-            reason: format!("record of {} bytes is over the limit", head.length),
-        }));
-    }
-    let mut block = Vec::with_capacity(head.length as usize);
-    r.by_ref()
-        .take(head.length)
-        .read_to_end(&mut block)
-        .map_err(|e| e.to_string())?;
-    if (block.len() as u64) < head.length {
-        return Err(format!(
-            "Content-Length says {} bytes but the file ends after {}",
-            head.length,
-            block.len()
-        ));
-    }
-    // A record ends with two line breaks; anything else means the Content-Length lied.
-    match r.fill_buf() {
-        // (Only the first byte is looked at: a decompressor may hand out "\r" alone.)
-        Ok(rest) if rest.is_empty() || rest[0] == b'\r' || rest[0] == b'\n' => {}
-        Ok(_) => {
-            return Err(format!(
-                "the record does not end where its Content-Length ({}) says",
-                head.length
-            ));
+        let unresolved = |why: String| {
+            Err((
+                format!(
+                    "{}: the record it revisits, at offset {at}, {why}",
+                    shown(&v.uri, 2048)
+                ),
+                Skip::Unresolved,
+            ))
+        };
+        match earlier {
+            Ok(Some(j)) if j.keys.contains(key) => match j.record {
+                Record::Page(p) => Ok(p),
+                Record::Skip(label, Skip::NotAPage) => {
+                    Err((format!("revisit of a {label}"), Skip::NotAPage))
+                }
+                Record::Skip(why, _) => unresolved(format!("cannot be read ({why})")),
+                Record::Revisit(_) => unresolved("is a revisit itself".into()),
+            },
+            Ok(_) => unresolved("is not the one it names".into()),
+            Err(why) => unresolved(format!("cannot be read ({why})")),
         }
-        Err(e) => return Err(e.to_string()),
     }
-    let kind = head.get("WARC-Type").unwrap_or("");
-    if kind != "response" {
-        return Ok(Some(WarcItem::Skipped {
-            offset,
-            reason: format!("{kind} record"),
-        }));
-    }
-    let uri = head
-        .get("WARC-Target-URI")
-        .unwrap_or("")
-        .trim_matches(['<', '>'])
-        .to_string();
-    let item = match http_response(&block) {
-        Ok((content_type, body)) if usable_type(&content_type) && !body.is_empty() => {
-            WarcItem::Response(WarcResponse {
-                target_uri: uri,
-                date: head.get("WARC-Date").unwrap_or("").to_string(),
-                offset,
-                content_type,
-                body,
-            })
-        }
-        Ok((content_type, _)) => WarcItem::Skipped {
-            offset,
-            reason: format!("{uri}: not a page ({content_type:?}, or empty)"),
-        },
-        Err(reason) => WarcItem::Skipped {
-            offset,
-            reason: format!("{uri}: {reason}"),
-        },
-    };
-    Ok(Some(item))
 }
 
-/// Reads a WARC stream, calling `emit` for each response and each skipped record, in
-/// order, until the end or until `emit` returns false. A gzip-per-record file is read
-/// member by member, so a damaged member costs only its record.
+/// Reads a WARC or ARC stream (which one, from its first record), calling `emit` for
+/// each page and each skipped record, in order, until the end or until `emit` returns
+/// false. A gzip-per-record file is read member by member, so a damaged member costs
+/// only its record.
 pub fn read_warc<R: Read + Seek>(input: R, gz: bool, emit: &mut dyn FnMut(WarcItem) -> bool) {
-    let mut r = Counting {
-        inner: BufReader::with_capacity(256 * 1024, input),
-        pos: 0,
+    let mut rd = Reader {
+        r: Counting {
+            inner: BufReader::with_capacity(256 * 1024, input),
+            pos: 0,
+        },
+        gz,
+        flavour: Flavour::Unknown,
+        index: Index::default(),
     };
     loop {
         if !gz {
-            // The blank lines that end the previous record belong to it.
-            loop {
-                let n = match r.fill_buf() {
-                    Ok(b) => b.iter().take_while(|&&c| c == b'\r' || c == b'\n').count(),
-                    Err(_) => 0,
-                };
-                if n == 0 {
-                    break;
-                }
-                r.consume(n);
-            }
+            skip_line_breaks(&mut rd.r);
         }
-        let offset = r.pos;
-        let got = if gz {
-            match r.fill_buf() {
-                Ok([]) => return,
-                Ok(_) => {}
-                Err(e) => {
-                    emit(WarcItem::Skipped {
-                        offset,
-                        reason: format!("read error: {e}"),
-                    });
-                    return;
-                }
-            }
-            let mut member = BufReader::new(GzDecoder::new(&mut r));
-            let got = next_record(&mut member, offset);
-            // Drain the rest of the member (a record may end before it does).
-            let drained = std::io::copy(
-                &mut member.by_ref().take(MAX_RECORD_BYTES),
-                &mut std::io::sink(),
-            );
-            match (got, drained) {
-                (Ok(x), Ok(_)) => Ok(x),
-                (Err(e), _) => Err(e),
-                (Ok(_), Err(e)) => Err(format!("the gzip member is damaged: {e}")),
-            }
-        } else {
-            next_record(&mut r, offset)
-        };
-        match got {
+        let offset = rd.r.pos;
+        match rd.read_one() {
             Ok(None) => return,
-            Ok(Some(item)) => {
+            Ok(Some(judged)) => {
+                let item = rd.finish(judged, offset);
                 if !emit(item) {
                     return;
                 }
@@ -350,17 +257,14 @@ pub fn read_warc<R: Read + Seek>(input: R, gz: bool, emit: &mut dyn FnMut(WarcIt
             Err(reason) => {
                 if !emit(WarcItem::Skipped {
                     offset,
-                    reason: reason.clone(),
+                    reason,
+                    skip: Skip::Damaged,
                 }) {
                     return;
                 }
                 // Go back to just after the damaged record's start and look for the
                 // next one from there (what was read of it may hold the next start).
-                if r.inner.seek(SeekFrom::Start(offset + 1)).is_err() {
-                    return;
-                }
-                r.pos = offset + 1;
-                if !resync(&mut r, gz) {
+                if !rd.r.seek_to(offset + 1) || !resync(&mut rd.r, gz, rd.flavour) {
                     return;
                 }
             }
@@ -368,9 +272,27 @@ pub fn read_warc<R: Read + Seek>(input: R, gz: bool, emit: &mut dyn FnMut(WarcIt
     }
 }
 
-/// After a damaged record: moves to the next gzip member magic (gz) or the next line
-/// starting with `WARC/` (plain). False at the end of input.
-fn resync<R: BufRead>(r: &mut Counting<R>, gz: bool) -> bool {
+/// The line breaks that end a record belong to it.
+fn skip_line_breaks<R: BufRead>(r: &mut Counting<R>) {
+    loop {
+        let n = match r.fill_buf() {
+            Ok(b) => b.iter().take_while(|&&c| c == b'\r' || c == b'\n').count(),
+            Err(_) => 0,
+        };
+        if n == 0 {
+            break;
+        }
+        r.consume(n);
+    }
+}
+
+/// After a damaged record: moves to the next gzip member magic (gz), the next line
+/// starting with `WARC/` (plain WARC) or the next ARC header line (plain ARC). False at
+/// the end of input.
+fn resync<R: BufRead + Seek>(r: &mut Counting<R>, gz: bool, flavour: Flavour) -> bool {
+    if !gz && flavour == Flavour::Arc {
+        return resync_arc(r);
+    }
     loop {
         let buf = match r.fill_buf() {
             Ok([]) | Err(_) => return false,
@@ -388,80 +310,22 @@ fn resync<R: BufRead>(r: &mut Counting<R>, gz: bool) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(uri: &str, http: &str) -> Vec<u8> {
-        format!(
-            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\nWARC-Date: 2016-11-07T10:00:00Z\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
-            http.len()
-        )
-        .into_bytes()
-    }
-
-    /// Hands out one byte per read, as a decompressor may at a block boundary.
-    struct OneByte(std::io::Cursor<Vec<u8>>);
-
-    impl Read for OneByte {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let n = buf.len().min(1);
-            self.0.read(&mut buf[..n])
+/// ARC records have no mark of their own: the next record starts at the next line that
+/// reads as an ARC header (the rest of the current line is never one).
+fn resync_arc<R: BufRead + Seek>(r: &mut Counting<R>) -> bool {
+    let mut first = true;
+    loop {
+        let start = r.pos;
+        let line = match read_line_limited(r, 16 * 1024) {
+            Ok(Some(l)) => l,
+            _ => return false,
+        };
+        if !first && line.ends_with(b"\n") && is_arc_line(&line) {
+            return r.seek_to(start);
         }
-    }
-
-    impl Seek for OneByte {
-        fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
-            self.0.seek(pos)
-        }
-    }
-
-    #[test]
-    fn records_read_whole_however_the_bytes_arrive() {
-        let mut file = record("https://a.example/1", "HTTP/1.1 200 OK\r\n\r\none");
-        file.extend(record("https://a.example/2", "HTTP/1.1 200 OK\r\n\r\ntwo"));
-        let mut bodies = Vec::new();
-        read_warc(OneByte(std::io::Cursor::new(file)), false, &mut |i| {
-            match i {
-                WarcItem::Response(r) => bodies.push(r.body),
-                other => panic!("{other:?}"),
-            }
-            true
-        });
-        assert_eq!(bodies, [b"one".to_vec(), b"two".to_vec()]);
-    }
-
-    #[test]
-    fn chunked_bodies_and_damaged_records() {
-        let ok = record(
-            "https://a.example/1",
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n<p>hi\r\n4\r\n</p>\r\n0\r\n\r\n",
-        );
-        let mut lying = record("https://a.example/2", "HTTP/1.1 200 OK\r\n\r\nbody");
-        // A Content-Length that claims more than is there.
-        let text = String::from_utf8(lying.clone())
-            .unwrap()
-            .replace("Content-Length: 23", "Content-Length: 99999");
-        lying = text.into_bytes();
-        let mut file = ok.clone();
-        file.extend_from_slice(&lying);
-        let mut items = Vec::new();
-        read_warc(std::io::Cursor::new(&file[..]), false, &mut |i| {
-            items.push(i);
-            true
-        });
-        match &items[0] {
-            WarcItem::Response(r) => {
-                assert_eq!(r.body, b"<p>hi</p>");
-                assert_eq!(r.target_uri, "https://a.example/1");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(
-            matches!(&items[1], WarcItem::Skipped { offset, reason } if *offset == ok.len() as u64 && reason.contains("Content-Length")),
-            "{:?}",
-            &items[1..]
-        );
-        assert_eq!(items.len(), 2);
+        first = false;
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -923,6 +923,13 @@ pub fn ingest(
                                 });
                                 sources.push(*s);
                             }
+                            Err(cairn_ingest::Error::Notice { path, message }) => {
+                                report.warnings += 1;
+                                on_event(Event::Warning {
+                                    source: path,
+                                    message,
+                                });
+                            }
                             Err(e) => {
                                 report.rejected += 1;
                                 on_event(Event::Rejected {

@@ -850,6 +850,10 @@ fn extract(files: &[PathBuf]) -> Result<ExitCode> {
         cairn_ingest::read_input(input, &opts, &mut |raw| {
             let doc = match raw.and_then(cairn_ingest::render) {
                 Ok(d) => d,
+                Err(e) if e.is_notice() => {
+                    eprintln!("warning: {e}");
+                    return true;
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     failed += 1;
