@@ -19,7 +19,7 @@ pub struct Cand {
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?:\b(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|\bcredits?\s*(?::|-|…|\.\.\.)|\bsource\s*:|\bphoto(?:graph)?s?\s*(?::|\|)|\bpictures?\s*:|\bimages?\s*:|\bfotos?\s*:|\bbild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*",
+        r"(?i)(?:\b(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|\bcredits?\s*(?::|-|…|\.\.\.)|\bsource\s*:|\bphoto(?:graph)?s?\s*(?::|\|)|\bpictures?\s*:|\bimages?\s*(?:by\s*)?:|\bfotos?\s*:|\bbild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*",
     )
     .unwrap()
 });
@@ -53,10 +53,9 @@ fn ends_sentence(text: &str, i: usize) -> bool {
         return false;
     }
     if glued
-        && !before
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit() || c == ')')
+        && !before.chars().last().is_some_and(|c| {
+            c.is_lowercase() || c.is_ascii_digit() || matches!(c, ')' | '"' | '”' | '»')
+        })
     {
         return false;
     }
@@ -103,9 +102,7 @@ pub fn candidates(text: &str) -> Vec<Cand> {
     brackets(text, &mut out);
     markers(text, &mut out);
     tail(text, &mut out);
-    if out.is_empty() {
-        lead(text, &mut out);
-    }
+    lead(text, &mut out);
     out
 }
 
@@ -125,17 +122,26 @@ fn brackets(text: &str, out: &mut Vec<Cand>) {
             && p.people.len() == 1
             && !has_org(&p)
             && p.people[0].split_whitespace().count() >= 2;
-        let ok =
-            p.known || skip > 0 || (p.pieces >= 2 && has_person(&p) && has_org(&p)) || bare_name;
-        if !ok {
-            continue;
-        }
         let mut start = whole.start();
         if p.people.is_empty() && p.known && p.flags.is_empty() {
             if let Some((s, name)) = name_before(text, whole.start()) {
                 start = s;
                 p.people.push(name);
             }
+        }
+        // An organisation alone in brackets mid-sentence is the story's (`the state news
+        // agency (SANA) said`); as a credit it stands at an end, between sentences or
+        // after the photographer's name.
+        let alone = at_end
+            || start == 0
+            || start < whole.start()
+            || text[..start].trim_end().ends_with(['.', '!', '?', ':']);
+        let ok = (p.known && (alone || p.pieces >= 2 || has_person(&p)))
+            || skip > 0
+            || (p.pieces >= 2 && has_person(&p) && has_org(&p))
+            || bare_name;
+        if !ok {
+            continue;
         }
         out.push(Cand {
             span: Span::new(start, whole.end()),
@@ -194,9 +200,18 @@ fn markers(text: &str, out: &mut Vec<Cand>) {
 }
 
 fn tail(text: &str, out: &mut Vec<Cand>) {
-    let end = text
-        .trim_end_matches(|c: char| c.is_whitespace() || c == '.')
-        .len();
+    let trim = |s: &str| {
+        s.trim_end_matches(|c: char| c.is_whitespace() || c == '.')
+            .len()
+    };
+    let mut end = trim(text);
+    // Page debris after the credit (`…REUTERS/Name</p>`).
+    while text[..end].ends_with('>') {
+        match text[..end].rfind("</") {
+            Some(i) => end = trim(&text[..i]),
+            None => break,
+        }
+    }
     if end == 0 || text[..end].ends_with([')', ']']) {
         return;
     }

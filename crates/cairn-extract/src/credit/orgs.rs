@@ -96,7 +96,13 @@ pub fn lookup(s: &str) -> Option<&'static Org> {
         }
     }
     k2 = k2.strip_prefix("the ").unwrap_or(k2);
-    k2 = k2.trim_start_matches(|c: char| c == '©' || c.is_ascii_digit() || c == ' ');
+    // `© 2019 Reuters`: the copyright sign and year, not a `1st` or `3D`.
+    k2 = k2.trim_start_matches('©').trim_start();
+    if let Some((year, rest)) = k2.split_once(' ') {
+        if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) {
+            k2 = rest;
+        }
+    }
     t.by_key.get(k2).map(|&i| &t.orgs[i])
 }
 

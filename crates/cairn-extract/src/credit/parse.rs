@@ -126,13 +126,15 @@ fn strip_intro(p: &str) -> (&str, Option<Role>) {
 fn classify(p: &str) -> Option<Vec<Item>> {
     let p = p.trim();
     let p = &p[super::find::strip_markers(p)..];
+    let before = p.len();
     let (p, intro_role) = strip_intro(p);
+    let intro_given = p.len() < before;
     let mut items: Vec<Item> = intro_role.map(Item::Role).into_iter().collect();
     if let Some(r) = words::role(p) {
         items.push(Item::Role(r));
         return Some(items);
     }
-    if let Some(o) = orgs::lookup(p) {
+    if let Some(o) = orgs::lookup(p).filter(|_| short_ok(p)) {
         items.push(Item::Org(o.name.to_string(), Some(o.kind)));
         return Some(items);
     }
@@ -153,7 +155,8 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         items.extend(several.iter().map(|n| Item::Person(n.trim().to_string())));
         return Some(items);
     }
-    if words::org_like(p) || (mixed_caps(p) && p.split_whitespace().count() <= 5) {
+    let acronym = intro_given && words::all_caps(p) && !p.contains(' ');
+    if acronym || words::org_like(p) || (mixed_caps(p) && p.split_whitespace().count() <= 5) {
         let name = p
             .trim_end_matches(" Photo")
             .trim_end_matches(" PHOTO")
@@ -162,6 +165,13 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         return Some(items);
     }
     None
+}
+
+/// A short alias counts only as written by the trade (`PA`, `AP`, `dpa`), not as the
+/// word or abbreviation it also is (`Pa.` for Pennsylvania).
+fn short_ok(p: &str) -> bool {
+    let letters = p.chars().filter(|c| c.is_alphabetic()).count();
+    letters > 3 || p == "dpa" || !p.chars().any(char::is_lowercase)
 }
 
 /// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.
@@ -223,7 +233,11 @@ fn tail_of(p: &str) -> Option<(usize, Vec<Item>)> {
             let name = p[spans[k].0..spans[i - 1].1].to_string();
             return Some((spans[k].0, vec![Item::Person(name), org]));
         }
-        return Some((spans[i].0, vec![org]));
+        // An agency named last in a sentence (`a spokesman told Reuters`) is the story's
+        // unless written as a credit: in capitals, or after a date.
+        let written = &p[spans[i].0..];
+        let after_date = i > 0 && w[i - 1].ends_with(|c: char| c.is_ascii_digit());
+        return (words::all_caps(written) || after_date || i == 0).then(|| (spans[i].0, vec![org]));
     }
     let k = words::name_ending_at(&w, n, false)?;
     Some((spans[k].0, vec![Item::Person(p[spans[k].0..].to_string())]))
@@ -296,7 +310,7 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
                     items.extend(list.into_iter().map(|it| (sep, it)));
                 }
             }
-            None if mode == Mode::Lead && !items.is_empty() => {
+            None if mode == Mode::Lead => {
                 let (off, list) = lead_of(piece)?;
                 end = a + off;
                 items.extend(list.into_iter().map(|it| (sep, it)));
@@ -333,6 +347,7 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
     let mut orgs_before: Vec<String> = Vec::new();
     let mut via: Option<String> = None;
     let mut after_via = false;
+    let mut last_after_slash = false;
     let flag = |f: CreditFlag, flags: &mut Vec<CreditFlag>| {
         if !flags.contains(&f) {
             flags.push(f);
@@ -346,6 +361,7 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
         match it {
             Item::Person(p) => {
                 let p = p.trim().trim_end_matches('.').to_string();
+                last_after_slash = sep == Sep::Slash && !p.contains(' ');
                 if !out
                     .people
                     .iter()
@@ -380,13 +396,25 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
             Item::Skip => {}
         }
     }
-    // `Name/Metrography`: a one-word name closing a chain of names is an agency.
+    // `Name/Metrography`, `Sky via AP`: a one-word name beside other names or before
+    // `via`, with no body named, is the body (people are credited by full name).
     if orgs_before.is_empty()
-        && via.is_none()
-        && out.people.len() >= 2
-        && out.people.last().is_some_and(|p| !p.contains(' '))
+        && (via.is_some() || (out.people.len() >= 2 && last_after_slash))
+        && out
+            .people
+            .last()
+            .is_some_and(|p| !p.contains(' ') && !p.starts_with('@'))
     {
         orgs_before.push(out.people.pop().unwrap_or_default());
+    }
+    // `AFP Photo/Satellite image Maxar`, `AFP/HO/SANA`: a wire passing on a body's own
+    // picture distributes it; the body is the agency.
+    if out.people.is_empty() && via.is_none() && orgs_before.len() == 2 {
+        let kind = |n: &str| orgs::lookup(n).map(|o| o.kind);
+        if kind(&orgs_before[0]) == Some(Kind::Wire) && kind(&orgs_before[1]) == Some(Kind::Handout)
+        {
+            orgs_before.swap(0, 1);
+        }
     }
     // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.
     if orgs_before.iter().any(|o| o == "EPA") {

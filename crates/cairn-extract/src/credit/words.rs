@@ -20,7 +20,12 @@ pub fn role(s: &str) -> Option<Role> {
     let l = lowered(s.trim().trim_matches(|c: char| c == '.' || c == '('));
     Some(match &*l {
         "stringer" | "str" | "strs" => Role::Stringer,
-        "handout" | "ho" | "handout photo" | "handout picture" | "courtesy" => Role::Handout,
+        "handout"
+        | "ho"
+        | "handout photo"
+        | "handout picture"
+        | "courtesy"
+        | "special arrangement" => Role::Handout,
         "file" | "file photo" | "archivbild" | "archive" | "archivo" | "archives" => Role::File,
         "pool" | "pool photo" => Role::Pool,
         "staff" | "uncredited" | "-" | "photo" | "photos" | "foto" | "fotos" | "bild" | "image"
@@ -85,6 +90,23 @@ const ORG_WORDS: &[&str] = &[
     "university",
     "museum",
     "team",
+    "feuerwehr",
+    "polizei",
+    "ministerium",
+    "bundeswehr",
+    "armee",
+    "regierung",
+    "ministère",
+    "armée",
+    "gouvernement",
+    "préfecture",
+    "ministerio",
+    "ejército",
+    "policía",
+    "gobierno",
+    "presidencia",
+    "bomberos",
+    "prensa",
 ];
 
 pub fn org_like(s: &str) -> bool {
@@ -120,6 +142,11 @@ const PARTICLES: &[&str] = &[
     "de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "dos", "bin",
     "ibn", "al", "el", "abu", "bint", "y", "ter", "ten", "zu",
 ];
+
+fn is_particle(w: &str) -> bool {
+    let l = lowered(w);
+    PARTICLES.contains(&&*l) || ["al", "el", "ben", "bin", "abu", "abdel", "abd"].contains(&&*l)
+}
 
 /// Capitalised words that open a caption rather than continue a name.
 const OPENERS: &[&str] = &[
@@ -216,6 +243,9 @@ pub fn person_like(s: &str) -> bool {
     if t.starts_with('@') {
         return words.len() == 1;
     }
+    if t.chars().filter(|c| c.is_alphabetic()).count() < 2 {
+        return false;
+    }
     // A single all-capitals word is an acronym, not a name.
     !(words.len() == 1 && all_caps(t) && t.chars().count() <= 5)
         && words.iter().any(|w| {
@@ -270,8 +300,11 @@ fn exact_case_org(text: &str) -> Option<&'static Org> {
         return None;
     }
     let o = orgs::lookup(text)?;
-    // Short aliases of papers and handout bodies are common words in a sentence.
-    (text.chars().count() > 3 || matches!(o.kind, Kind::Wire | Kind::Photo) || all_caps(text))
+    // A one-word name in running text is an agency only when it is a wire or photo
+    // agency or written in capitals (`Pool` is also a surname, `Planet` a word).
+    let one_word = !text.contains(' ');
+    let uncased = !first.is_uppercase() && !first.is_lowercase();
+    (!one_word || uncased || all_caps(text) || matches!(o.kind, Kind::Wire | Kind::Photo))
         .then_some(o)
 }
 
@@ -315,7 +348,9 @@ pub fn name_starting_at(w: &[&str], start: usize) -> Option<usize> {
         if j > start && (OPENERS.contains(&&*l) || (caps != all_caps(w[j]) && j - start >= 2)) {
             break;
         }
-        if !caps && j - start >= 3 {
+        // Mixed case: a name is two words, more only after a particle (`Ismael Abu
+        // Dayyah`), since the caption's first word follows with a capital too.
+        if !caps && j - start >= 2 && !is_particle(w[j - 1]) {
             break;
         }
         j += 1;
