@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use cairn_model::Span;
 use regex::Regex;
 
@@ -17,21 +18,46 @@ pub struct Cand {
     pub marker: bool,
 }
 
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?:\b(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|\bcredits?\s*(?::|-|…|\.\.\.)|\bsource\s*:|\bphoto(?:graph)?s?\s*(?::|\|)|\bpictures?\s*:|\bimages?\s*(?:by\s*)?:|\bfotos?\s*:|\bbild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*",
-    )
-    .unwrap()
+/// Words that introduce a credit.
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+
+static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
+
+/// A word every marker holds: most captions have none, and skip the marker scan.
+static MARKER_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "photo",
+            "credit",
+            "source",
+            "picture",
+            "image",
+            "foto",
+            "bild",
+            "©",
+            "(c)",
+            "تصوير",
+            "المصدر",
+        ])
+        .unwrap()
 });
+
+/// The same, only where the text starts (no scan of a whole piece).
+static MARKER_AT_START: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{MARKERS}")).unwrap());
 
 static BRACKET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,240})[)\]]").unwrap());
 
 /// Strips markers at the start of `s`; returns how many bytes they took.
 pub fn strip_markers(s: &str) -> usize {
+    if !MARKER_WORDS.is_match(s) {
+        return 0;
+    }
     let mut off = 0;
-    while let Some(m) = MARKER.find(&s[off..]) {
-        if m.start() != 0 || m.end() == 0 {
+    while let Some(m) = MARKER_AT_START.find(&s[off..]) {
+        if m.end() == 0 {
             break;
         }
         off += m.end();
@@ -173,6 +199,9 @@ fn name_before(text: &str, open: usize) -> Option<(usize, String)> {
 }
 
 fn markers(text: &str, out: &mut Vec<Cand>) {
+    if !MARKER_WORDS.is_match(text) {
+        return;
+    }
     for m in MARKER.find_iter(text) {
         let rest = &text[m.end()..];
         let skip = strip_markers(rest);
@@ -243,6 +272,17 @@ fn lead(text: &str, out: &mut Vec<Cand>) {
     let skip = strip_markers(text);
     let rest = &text[skip..];
     let stop = first_boundary(rest).min(rest.find(['(', '[']).unwrap_or(rest.len()));
+    // A credit before the caption has a separator within its first piece's reach
+    // (ten words at most): most captions have none there and are not parsed.
+    let head = &rest[..stop.min(
+        (0..=rest.len().min(160))
+            .rev()
+            .find(|&i| rest.is_char_boundary(i))
+            .unwrap_or(0),
+    )];
+    if !head.contains(['/', '\\', '|', ',', '-', '–', '—']) && !head.contains(" via ") {
+        return;
+    }
     if let Some(p) = parse::parse(&rest[..stop], Mode::Lead) {
         if p.known && p.start == 0 && p.pieces >= 2 {
             out.push(Cand {

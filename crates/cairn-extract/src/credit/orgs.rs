@@ -25,6 +25,8 @@ pub struct Org {
 struct Table {
     orgs: Vec<Org>,
     by_key: FxHashMap<String, usize>,
+    /// The longest key, in bytes: longer text is no name of the table.
+    longest: usize,
 }
 
 static DATA: &str = include_str!("../../data/organizations.tsv");
@@ -57,7 +59,12 @@ fn load(data: &'static str) -> Table {
             }
         }
     }
-    Table { orgs, by_key }
+    let longest = by_key.keys().map(String::len).max().unwrap_or(0);
+    Table {
+        orgs,
+        by_key,
+        longest,
+    }
 }
 
 /// The lookup form of a name: lower case, whitespace folded, surrounding punctuation off.
@@ -68,7 +75,13 @@ pub fn key(s: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.extend(w.chars().flat_map(char::to_lowercase));
+        if w.is_ascii() {
+            let at = out.len();
+            out.push_str(w);
+            out[at..].make_ascii_lowercase();
+        } else {
+            out.extend(w.chars().flat_map(char::to_lowercase));
+        }
     }
     out
 }
@@ -77,6 +90,10 @@ pub fn key(s: &str) -> String {
 /// `Photo`/`Foto`, a leading `The` or a copyright year do not change the organisation.
 pub fn lookup(s: &str) -> Option<&'static Org> {
     let t = &*TABLE;
+    // Room for a copyright sign, a year and a trailing `Photo` around a name.
+    if s.len() > t.longest + 16 {
+        return None;
+    }
     let k = key(s);
     if let Some(&i) = t.by_key.get(&k) {
         return Some(&t.orgs[i]);

@@ -129,6 +129,10 @@ fn classify(p: &str) -> Option<Vec<Item>> {
     let before = p.len();
     let (p, intro_role) = strip_intro(p);
     let intro_given = p.len() < before;
+    // Longer than any name or alias: caption words (spares the lookups below).
+    if p.split_whitespace().nth(10).is_some() {
+        return None;
+    }
     let mut items: Vec<Item> = intro_role.map(Item::Role).into_iter().collect();
     if let Some(r) = words::role(p) {
         items.push(Item::Role(r));
@@ -138,7 +142,7 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         items.push(Item::Org(o.name.to_string(), Some(o.kind)));
         return Some(items);
     }
-    if is_date(p) {
+    if p.bytes().any(|b| b.is_ascii_digit()) && is_date(p) {
         items.push(Item::Skip);
         return Some(items);
     }
