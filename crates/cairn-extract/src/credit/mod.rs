@@ -304,6 +304,28 @@ mod tests {
     }
 
     #[test]
+    fn a_credit_before_the_caption_stops_at_the_caption() {
+        check(
+            "UNHCR/B Salim For Amal, life changed when the shelling began.",
+            &["B Salim"],
+            Some("UNHCR"),
+            None,
+        );
+        check(
+            "Lena Ortiz, Pool/EPA-EFE Prime Minister Ana Ruiz (L) greets the envoy in Kyiv.",
+            &["Lena Ortiz"],
+            Some("Pool"),
+            Some("EPA"),
+        );
+        check(
+            "Ismael Abu Dayyah/AFP Palestinians inspect a house in Rafah.",
+            &["Ismael Abu Dayyah"],
+            Some("AFP"),
+            None,
+        );
+    }
+
+    #[test]
     fn credits_after_the_caption() {
         check(
             "Smoke rises over the port after the strike on Sunday. EPA-EFE/JOHN ROE",

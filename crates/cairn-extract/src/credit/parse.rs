@@ -297,7 +297,9 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
             idx += 1;
             continue;
         }
-        match classify(piece) {
+        // Before the caption, the last piece runs on into the caption's first words.
+        let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
+        match classify(piece).filter(|_| !runs_on) {
             Some(list) => {
                 start = start.min(a);
                 end = e;
@@ -315,9 +317,25 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
                 }
             }
             None if mode == Mode::Lead => {
-                let (off, list) = lead_of(piece)?;
-                end = a + off;
-                items.extend(list.into_iter().map(|it| (sep, it)));
+                if let Some((off, list)) = lead_of(piece) {
+                    end = a + off;
+                    items.extend(list.into_iter().map(|it| (sep, it)));
+                } else {
+                    // The caption began inside the previous piece (`UNHCR/M Name For
+                    // Safiah, life has...`): its name is cut as a name before a caption.
+                    let Some((_, Item::Person(name))) = items.last_mut() else {
+                        return None;
+                    };
+                    let spans = words::word_spans(name);
+                    let w: Vec<&str> = spans.iter().map(|&(x, y)| &name[x..y]).collect();
+                    let j = words::name_starting_at(&w, 0)?;
+                    let cut = spans[j - 1].1;
+                    // The name ends its piece, so the credit now ends `cut` bytes in.
+                    if s.get(end.saturating_sub(name.len())..end) == Some(name.as_str()) {
+                        end = end - name.len() + cut;
+                    }
+                    name.truncate(cut);
+                }
                 break;
             }
             None => return None,
