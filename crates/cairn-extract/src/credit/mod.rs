@@ -1,6 +1,6 @@
-//! Credit lines as news desks write them, wherever they stand in the caption: `find`
-//! gathers candidates (`find`), reads each (`parse`, `words`) against the table of news
-//! organisations (`orgs`), merges credits that stand side by side and keeps the best.
+//! Credit lines as news desks write them, wherever they stand in the caption: candidates
+//! are gathered (`find`), read piece by piece (`parse`, `words`) against the table of news
+//! organisations (`orgs`); credits standing side by side are merged and the best is kept.
 
 mod find;
 mod orgs;

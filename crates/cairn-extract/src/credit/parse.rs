@@ -265,10 +265,8 @@ fn lead_of(p: &str) -> Option<(usize, Vec<Item>)> {
     Some((end, items))
 }
 
-/// Parses a credit's text.
-pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
-    let ps = pieces(s);
-    // Names that hold a slash (`REX/Shutterstock`, `EFE/EPA`) are joined again.
+/// Joins again the pieces of names that hold a slash (`REX/Shutterstock`, `EFE/EPA`).
+fn join_slashed_names(s: &str, ps: Vec<(Sep, usize, usize)>) -> Vec<(Sep, usize, usize)> {
     let mut joined: Vec<(Sep, usize, usize)> = Vec::new();
     for (sep, a, e) in ps {
         if let Some(last) = joined.last_mut() {
@@ -282,6 +280,32 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         }
         joined.push((sep, a, e));
     }
+    joined
+}
+
+/// Cuts the name that ends `items` where a name before a caption ends; returns the
+/// credit's new end in `s`.
+fn cut_run_on_name(s: &str, items: &mut [(Sep, Item)], end: usize) -> Option<usize> {
+    let Some((_, Item::Person(name))) = items.last_mut() else {
+        return None;
+    };
+    let spans = words::word_spans(name);
+    let w: Vec<&str> = spans.iter().map(|&(x, y)| &name[x..y]).collect();
+    let j = words::name_starting_at(&w, 0)?;
+    let cut = spans[j - 1].1;
+    // The name ends its piece, so the credit now ends `cut` bytes into it.
+    let new_end = if s.get(end.saturating_sub(name.len())..end) == Some(name.as_str()) {
+        end - name.len() + cut
+    } else {
+        end
+    };
+    name.truncate(cut);
+    Some(new_end)
+}
+
+/// Parses a credit's text.
+pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
+    let joined = join_slashed_names(s, pieces(s));
     let mut items: Vec<(Sep, Item)> = Vec::new();
     let (mut start, mut end) = (usize::MAX, 0);
     let n = joined.len();
@@ -323,18 +347,7 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
                 } else {
                     // The caption began inside the previous piece (`UNHCR/M Name For
                     // Safiah, life has...`): its name is cut as a name before a caption.
-                    let Some((_, Item::Person(name))) = items.last_mut() else {
-                        return None;
-                    };
-                    let spans = words::word_spans(name);
-                    let w: Vec<&str> = spans.iter().map(|&(x, y)| &name[x..y]).collect();
-                    let j = words::name_starting_at(&w, 0)?;
-                    let cut = spans[j - 1].1;
-                    // The name ends its piece, so the credit now ends `cut` bytes in.
-                    if s.get(end.saturating_sub(name.len())..end) == Some(name.as_str()) {
-                        end = end - name.len() + cut;
-                    }
-                    name.truncate(cut);
+                    end = cut_run_on_name(s, &mut items, end)?;
                 }
                 break;
             }
@@ -358,6 +371,39 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         }
     }
     Some(assemble(items, start.min(end), end))
+}
+
+/// The trade's conventions on who is agency and who distributor, applied to the bodies
+/// named in order (`orgs`, before any `via`).
+fn settle(
+    orgs_before: &mut Vec<String>,
+    people: &mut Vec<String>,
+    via: bool,
+    last_after_slash: bool,
+) {
+    // `Name/Metrography`, `Sky via AP`: a one-word name beside other names or before
+    // `via`, with no body named, is the body (people are credited by full name).
+    if orgs_before.is_empty()
+        && (via || (people.len() >= 2 && last_after_slash))
+        && people
+            .last()
+            .is_some_and(|p| !p.contains(' ') && !p.starts_with('@'))
+    {
+        orgs_before.push(people.pop().unwrap_or_default());
+    }
+    // `AFP Photo/Satellite image Maxar`, `AFP/HO/SANA`: a wire passing on a body's own
+    // picture distributes it; the body is the agency.
+    if people.is_empty() && !via && orgs_before.len() == 2 {
+        let kind = |n: &str| orgs::lookup(n).map(|o| o.kind);
+        if kind(&orgs_before[0]) == Some(Kind::Wire) && kind(&orgs_before[1]) == Some(Kind::Handout)
+        {
+            orgs_before.swap(0, 1);
+        }
+    }
+    // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.
+    if orgs_before.iter().any(|o| o == "EPA") {
+        orgs_before.retain(|o| o != "EFE");
+    }
 }
 
 fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
@@ -418,30 +464,12 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
             Item::Skip => {}
         }
     }
-    // `Name/Metrography`, `Sky via AP`: a one-word name beside other names or before
-    // `via`, with no body named, is the body (people are credited by full name).
-    if orgs_before.is_empty()
-        && (via.is_some() || (out.people.len() >= 2 && last_after_slash))
-        && out
-            .people
-            .last()
-            .is_some_and(|p| !p.contains(' ') && !p.starts_with('@'))
-    {
-        orgs_before.push(out.people.pop().unwrap_or_default());
-    }
-    // `AFP Photo/Satellite image Maxar`, `AFP/HO/SANA`: a wire passing on a body's own
-    // picture distributes it; the body is the agency.
-    if out.people.is_empty() && via.is_none() && orgs_before.len() == 2 {
-        let kind = |n: &str| orgs::lookup(n).map(|o| o.kind);
-        if kind(&orgs_before[0]) == Some(Kind::Wire) && kind(&orgs_before[1]) == Some(Kind::Handout)
-        {
-            orgs_before.swap(0, 1);
-        }
-    }
-    // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.
-    if orgs_before.iter().any(|o| o == "EPA") {
-        orgs_before.retain(|o| o != "EFE");
-    }
+    settle(
+        &mut orgs_before,
+        &mut out.people,
+        via.is_some(),
+        last_after_slash,
+    );
     out.agency = orgs_before.first().cloned();
     out.distributor = via.or_else(|| orgs_before.get(1).cloned());
     if out.agency.is_none() && out.people.is_empty() && out.flags.is_empty() {
