@@ -147,6 +147,7 @@ fn brackets(text: &str, out: &mut Vec<Cand>) {
         let bare_name = at_end
             && p.people.len() == 1
             && !has_org(&p)
+            && p.people[0].starts_with(char::is_uppercase)
             && p.people[0].split_whitespace().count() >= 2;
         let mut start = whole.start();
         if p.people.is_empty() && p.known && p.flags.is_empty() {

@@ -674,6 +674,58 @@ mod tests {
     }
 
     #[test]
+    fn distribution_chains() {
+        check(
+            "Crowds gather in Lviv. Ana Roe/SOPA Images/LightRocket via Getty Images",
+            &["Ana Roe"],
+            Some("SOPA Images"),
+            Some("Getty Images"),
+        );
+        check(
+            "Kim visits a farm. KCNA via REUTERS",
+            &[],
+            Some("KCNA"),
+            Some("Reuters"),
+        );
+        check(
+            "Talks open in Sochi. Sputnik/Ana Roe/Kremlin via REUTERS",
+            &["Ana Roe"],
+            Some("Sputnik"),
+            Some("Reuters"),
+        );
+        check(
+            "Protesters march in Lyon. ANA ROE / POOL / AFP",
+            &["ANA ROE"],
+            Some("Pool"),
+            Some("AFP"),
+        );
+        check(
+            "A crater near the airfield. Satellite image ©2024 Maxar Technologies/Handout via REUTERS",
+            &[],
+            Some("Maxar Technologies"),
+            Some("Reuters"),
+        );
+        check(
+            "Fans cheer in Leeds on Monday. Photograph: Ana Roe for the Guardian",
+            &["Ana Roe"],
+            Some("The Guardian"),
+            None,
+        );
+        check(
+            "Ein Zug fährt durch Kiew. Foto: Ana Roe/dpa/picture alliance",
+            &["Ana Roe"],
+            Some("dpa"),
+            Some("Picture Alliance"),
+        );
+        check(
+            "متظاهرون في ساحة الشهداء - الأوروبية",
+            &[],
+            Some("EPA"),
+            None,
+        );
+    }
+
+    #[test]
     fn story_words_are_not_credits() {
         assert!(find("The agency (SANA) said the convoy reached Homs on Monday.").is_none());
         assert!(find("A spokesman for the army told Reuters").is_none());

@@ -323,7 +323,10 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         }
         // Before the caption, the last piece runs on into the caption's first words.
         let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
-        match classify(piece).filter(|_| !runs_on) {
+        // Outside brackets or markers, an uncased first piece may be caption words as
+        // well as a name: it is taken for caption words.
+        let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
+        match classify(piece).filter(|_| !runs_on && !caption_words) {
             Some(list) => {
                 start = start.min(a);
                 end = e;

@@ -198,6 +198,12 @@ fn cased_letters(w: &str) -> (usize, usize) {
     (up, low)
 }
 
+/// A name written in a script without case (Arabic): nothing but a marker or a separator
+/// tells it from caption words.
+pub fn uncased(s: &str) -> bool {
+    !s.chars().any(|c| c.is_uppercase() || c.is_lowercase())
+}
+
 /// A word written all in capitals (two letters at least).
 pub fn all_caps(w: &str) -> bool {
     let (up, low) = cased_letters(w);
@@ -295,7 +301,9 @@ pub fn org_starting_at(
 /// An organisation named inside running words: only a capitalised or uncased form counts,
 /// so `press` or `planet` in a sentence is no agency.
 fn exact_case_org(text: &str) -> Option<&'static Org> {
-    let first = text.chars().next()?;
+    // (`for the Guardian`: the article may be lower case.)
+    let core = text.strip_prefix("the ").unwrap_or(text);
+    let first = core.chars().next()?;
     if first.is_lowercase() && !text.eq_ignore_ascii_case("dpa") {
         return None;
     }
