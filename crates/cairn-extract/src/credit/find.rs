@@ -1,0 +1,296 @@
+//! Where credits stand: in brackets anywhere, after a marker (`Photo:`, `Credit:`, `©`,
+//! `تصوير:`), glued after the caption's last sentence, or before the caption's first.
+
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+use cairn_model::Span;
+use regex::Regex;
+
+use super::parse::{self, Mode, Parsed};
+use super::words;
+
+/// A credit read at one place of the caption.
+#[derive(Debug, Clone)]
+pub struct Cand {
+    pub span: Span,
+    pub parsed: Parsed,
+    pub marker: bool,
+}
+
+/// Words that introduce a credit.
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+
+static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
+
+/// A word every marker holds: most captions have none, and skip the marker scan.
+static MARKER_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "photo",
+            "credit",
+            "source",
+            "picture",
+            "image",
+            "foto",
+            "bild",
+            "©",
+            "(c)",
+            "تصوير",
+            "المصدر",
+        ])
+        .unwrap()
+});
+
+/// The same, only where the text starts (no scan of a whole piece).
+static MARKER_AT_START: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{MARKERS}")).unwrap());
+
+static BRACKET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,240})[)\]]").unwrap());
+
+/// Strips markers at the start of `s`; returns how many bytes they took.
+pub fn strip_markers(s: &str) -> usize {
+    if !MARKER_WORDS.is_match(s) {
+        return 0;
+    }
+    let mut off = 0;
+    while let Some(m) = MARKER_AT_START.find(&s[off..]) {
+        if m.end() == 0 {
+            break;
+        }
+        off += m.end();
+    }
+    off
+}
+
+/// Whether the full stop at byte `i` ends a sentence (not an initial, an abbreviation or
+/// a dot inside a name such as `ABACAPRESS.COM`).
+fn ends_sentence(text: &str, i: usize) -> bool {
+    let next = text[i + 1..].chars().next();
+    let before = &text[..i];
+    let word = before
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    let glued = next.is_some_and(|c| c.is_uppercase());
+    if !(next.is_none_or(|c| c == ' ') || glued) {
+        return false;
+    }
+    if glued
+        && !before.chars().last().is_some_and(|c| {
+            c.is_lowercase() || c.is_ascii_digit() || matches!(c, ')' | '"' | '”' | '»')
+        })
+    {
+        return false;
+    }
+    let w = word.trim_start_matches(['(', '"']);
+    let abbrev = [
+        "Jan", "Feb", "Mar", "Apr", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec", "St", "Mr", "Mrs",
+        "Ms", "Dr", "Jr", "No", "Gen", "Col", "Lt", "Sgt", "Capt", "Rep", "Sen", "Gov", "U.S",
+        "U.N", "Pres", "Prof", "Rev",
+    ];
+    let initial = w.chars().count() == 1 && w.chars().all(char::is_uppercase);
+    !initial && !abbrev.contains(&w)
+}
+
+/// Byte offset just after the last sentence end before `end`, or 0.
+pub fn last_boundary(text: &str, end: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = end;
+    while i > 0 {
+        i -= 1;
+        if matches!(b[i], b'.' | b'!' | b'?') && i + 1 < end && ends_sentence(text, i) {
+            return i + 1;
+        }
+    }
+    0
+}
+
+fn first_boundary(text: &str) -> usize {
+    text.char_indices()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && ends_sentence(text, i))
+        .map_or(text.len(), |(i, _)| i)
+}
+
+fn has_person(p: &Parsed) -> bool {
+    !p.people.is_empty()
+}
+
+fn has_org(p: &Parsed) -> bool {
+    p.agency.is_some() || p.distributor.is_some()
+}
+
+/// Every credit the caption holds, at most one per place.
+pub fn candidates(text: &str) -> Vec<Cand> {
+    let mut out = Vec::new();
+    brackets(text, &mut out);
+    markers(text, &mut out);
+    tail(text, &mut out);
+    lead(text, &mut out);
+    out
+}
+
+fn brackets(text: &str, out: &mut Vec<Cand>) {
+    let end = text
+        .trim_end_matches(|c: char| c.is_whitespace() || c == '.')
+        .len();
+    for m in BRACKET.captures_iter(text) {
+        let (whole, inner) = (m.get(0).unwrap(), m.get(1).unwrap());
+        let skip = strip_markers(inner.as_str());
+        let body = &inner.as_str()[skip..];
+        let Some(mut p) = parse::parse(body, Mode::Exact) else {
+            continue;
+        };
+        let at_end = whole.end() >= end;
+        let bare_name = at_end
+            && p.people.len() == 1
+            && !has_org(&p)
+            && p.people[0].starts_with(char::is_uppercase)
+            && p.people[0].split_whitespace().count() >= 2;
+        let mut start = whole.start();
+        if p.people.is_empty() && p.known && p.flags.is_empty() {
+            if let Some((s, name)) = name_before(text, whole.start()) {
+                start = s;
+                p.people.push(name);
+            }
+        }
+        // An organisation alone in brackets mid-sentence is the story's (`the state news
+        // agency (SANA) said`); as a credit it stands at an end, between sentences or
+        // after the photographer's name.
+        let alone = at_end
+            || start == 0
+            || start < whole.start()
+            || text[..start].trim_end().ends_with(['.', '!', '?', ':']);
+        let ok = (p.known && (alone || p.pieces >= 2 || has_person(&p)))
+            || skip > 0
+            || (p.pieces >= 2 && has_person(&p) && has_org(&p))
+            || bare_name;
+        if !ok {
+            continue;
+        }
+        out.push(Cand {
+            span: Span::new(start, whole.end()),
+            parsed: p,
+            marker: skip > 0,
+        });
+    }
+}
+
+/// A name standing just before a bracketed agency (`…de Gaza.Khalil Hamra (AP)`).
+fn name_before(text: &str, open: usize) -> Option<(usize, String)> {
+    let before = text[..open].trim_end();
+    let b = last_boundary(before, before.len());
+    let seg = before[b..].trim_start();
+    let seg_start = before.len() - seg.len();
+    let n = seg.split_whitespace().count();
+    if (2..=4).contains(&n)
+        && seg.chars().next().is_some_and(char::is_uppercase)
+        && words::person_like(seg)
+        && !words::org_like(seg)
+    {
+        return Some((seg_start, seg.to_string()));
+    }
+    let spans = words::word_spans(before);
+    let w: Vec<&str> = spans.iter().map(|&(a, e)| &before[a..e]).collect();
+    let k = words::name_ending_at(&w, w.len(), false)?;
+    (w.len() - k >= 2 && w[k..].iter().all(|x| words::all_caps(x)))
+        .then(|| (spans[k].0, before[spans[k].0..].to_string()))
+}
+
+fn markers(text: &str, out: &mut Vec<Cand>) {
+    if !MARKER_WORDS.is_match(text) {
+        return;
+    }
+    for m in MARKER.find_iter(text) {
+        let rest = &text[m.end()..];
+        let skip = strip_markers(rest);
+        let rest_start = m.end() + skip;
+        let rest = &text[rest_start..];
+        let stop = rest
+            .find(['(', ')', '[', ']'])
+            .unwrap_or(rest.len())
+            .min(MARKER.find(rest).map_or(rest.len(), |n| n.start()));
+        let sentence = first_boundary(&rest[..stop]);
+        let exact = &rest[..sentence];
+        let found = parse::parse(exact, Mode::Exact)
+            .or_else(|| parse::parse(&rest[..stop], Mode::Lead).filter(|p| p.known));
+        if let Some(p) = found {
+            if p.start > 2 {
+                continue;
+            }
+            out.push(Cand {
+                span: Span::new(m.start(), rest_start + p.end),
+                parsed: p,
+                marker: true,
+            });
+        }
+    }
+}
+
+fn tail(text: &str, out: &mut Vec<Cand>) {
+    let trim = |s: &str| {
+        s.trim_end_matches(|c: char| c.is_whitespace() || c == '.')
+            .len()
+    };
+    let mut end = trim(text);
+    // Page debris after the credit (`…REUTERS/Name</p>`).
+    while text[..end].ends_with('>') {
+        match text[..end].rfind("</") {
+            Some(i) => end = trim(&text[..i]),
+            None => break,
+        }
+    }
+    if end == 0 || text[..end].ends_with([')', ']']) {
+        return;
+    }
+    let close = text[..end].rfind([')', ']']).map_or(0, |i| i + 1);
+    let b = last_boundary(text, end).max(close);
+    let body = &text[b..end];
+    let Some(p) = parse::parse(body, Mode::Tail) else {
+        return;
+    };
+    let whole_first = body[..p.start].trim().is_empty();
+    let bare_name = b > 0
+        && whole_first
+        && p.people.len() == 1
+        && !has_org(&p)
+        && p.flags.is_empty()
+        && (2..=4).contains(&p.people[0].split_whitespace().count())
+        && body.trim().chars().next().is_some_and(char::is_uppercase);
+    let ok = p.known || (p.pieces >= 2 && has_person(&p) && has_org(&p)) || bare_name;
+    if ok {
+        out.push(Cand {
+            span: Span::new(b + p.start, b + p.end),
+            parsed: p,
+            marker: false,
+        });
+    }
+}
+
+fn lead(text: &str, out: &mut Vec<Cand>) {
+    let skip = strip_markers(text);
+    let rest = &text[skip..];
+    let stop = first_boundary(rest).min(rest.find(['(', '[']).unwrap_or(rest.len()));
+    // A credit before the caption has a separator within its first piece's reach
+    // (ten words at most): most captions have none there and are not parsed.
+    let head = &rest[..stop.min(
+        (0..=rest.len().min(160))
+            .rev()
+            .find(|&i| rest.is_char_boundary(i))
+            .unwrap_or(0),
+    )];
+    if !head.contains(['/', '\\', '|', ',', '-', '–', '—']) && !head.contains(" via ") {
+        return;
+    }
+    if let Some(p) = parse::parse(&rest[..stop], Mode::Lead) {
+        if p.known && p.start == 0 && p.pieces >= 2 {
+            out.push(Cand {
+                span: Span::new(0, skip + p.end),
+                parsed: p,
+                marker: skip > 0,
+            });
+        }
+    }
+}

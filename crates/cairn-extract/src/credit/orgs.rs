@@ -1,0 +1,167 @@
+//! The table of news organisations that credits name (`data/organizations.tsv`): canonical
+//! short names, kinds and aliases in any script, loaded once.
+
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
+/// What an organisation is to a photograph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Wire,
+    Photo,
+    Outlet,
+    Handout,
+    Pool,
+}
+
+/// One organisation of the table.
+#[derive(Debug)]
+pub struct Org {
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+struct Table {
+    orgs: Vec<Org>,
+    by_key: FxHashMap<String, usize>,
+    /// The longest key, in bytes: longer text is no name of the table.
+    longest: usize,
+}
+
+static DATA: &str = include_str!("../../data/organizations.tsv");
+
+static TABLE: LazyLock<Table> = LazyLock::new(|| load(DATA));
+
+fn load(data: &'static str) -> Table {
+    let mut orgs = Vec::new();
+    let mut by_key = FxHashMap::default();
+    for line in data.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut cols = line.split('\t');
+        let name = cols.next().unwrap_or("").trim();
+        let kind = match cols.next().unwrap_or("").trim() {
+            "wire" => Kind::Wire,
+            "photo" => Kind::Photo,
+            "handout" => Kind::Handout,
+            "pool" => Kind::Pool,
+            _ => Kind::Outlet,
+        };
+        let i = orgs.len();
+        orgs.push(Org { name, kind });
+        let aliases = cols.next().unwrap_or("");
+        for a in std::iter::once(name).chain(aliases.split('|')) {
+            let k = key(a);
+            if !k.is_empty() {
+                by_key.entry(k).or_insert(i);
+            }
+        }
+    }
+    let longest = by_key.keys().map(String::len).max().unwrap_or(0);
+    Table {
+        orgs,
+        by_key,
+        longest,
+    }
+}
+
+/// The lookup form of a name: lower case, whitespace folded, surrounding punctuation off.
+pub fn key(s: &str) -> String {
+    let t = s.trim_matches(|c: char| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '"'));
+    let mut out = String::with_capacity(t.len());
+    for w in t.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if w.is_ascii() {
+            let at = out.len();
+            out.push_str(w);
+            out[at..].make_ascii_lowercase();
+        } else {
+            out.extend(w.chars().flat_map(char::to_lowercase));
+        }
+    }
+    out
+}
+
+/// The organisation a written name stands for, if the table knows it. A trailing
+/// `Photo`/`Foto`, a leading `The` or a copyright year do not change the organisation.
+pub fn lookup(s: &str) -> Option<&'static Org> {
+    let t = &*TABLE;
+    // Room for a copyright sign, a year and a trailing `Photo` around a name.
+    if s.len() > t.longest + 16 {
+        return None;
+    }
+    let k = key(s);
+    if let Some(&i) = t.by_key.get(&k) {
+        return Some(&t.orgs[i]);
+    }
+    let mut k2: &str = &k;
+    for suffix in [
+        " photos",
+        " photo",
+        " foto",
+        " fotos",
+        " images",
+        " pictures",
+    ] {
+        if let Some(s) = k2.strip_suffix(suffix) {
+            k2 = s;
+            break;
+        }
+    }
+    k2 = k2.strip_prefix("the ").unwrap_or(k2);
+    // `© 2019 Reuters`: the copyright sign and year, not a `1st` or `3D`.
+    k2 = k2.trim_start_matches('©').trim_start();
+    if let Some((year, rest)) = k2.split_once(' ') {
+        if year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()) {
+            k2 = rest;
+        }
+    }
+    t.by_key.get(k2).map(|&i| &t.orgs[i])
+}
+
+/// How many organisations the table holds.
+#[cfg(test)]
+pub fn len() -> usize {
+    TABLE.orgs.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_knows_the_trade() {
+        assert!(len() >= 200, "{}", len());
+        for (written, name) in [
+            ("AFP PHOTO", "AFP"),
+            ("Agence France-Presse", "AFP"),
+            ("أ ف ب", "AFP"),
+            ("أ.ف.ب", "AFP"),
+            ("وكالة الصحافة الفرنسية", "AFP"),
+            ("الفرنسية", "AFP"),
+            ("رويترز", "Reuters"),
+            ("الأناضول", "Anadolu Agency"),
+            ("AA", "Anadolu Agency"),
+            ("أسوشيتد برس", "AP"),
+            ("AP Foto", "AP"),
+            ("الأوروبية", "EPA"),
+            ("EPA-EFE", "EPA"),
+            ("الجزيرة", "Al Jazeera"),
+            ("سانا", "SANA"),
+            ("وكالة الأنباء الألمانية", "dpa"),
+            ("APAIMAGES PHOTO", "APA Images"),
+            ("© 2019 Reuters", "Reuters"),
+            ("REX/Shutterstock", "Shutterstock"),
+            ("Washington Post", "The Washington Post"),
+        ] {
+            assert_eq!(lookup(written).map(|o| o.name), Some(name), "{written}");
+        }
+        assert_eq!(lookup("White Helmets").map(|o| o.kind), Some(Kind::Handout));
+        assert_eq!(lookup("POOL").map(|o| o.kind), Some(Kind::Pool));
+        assert!(lookup("Islam Army").is_none());
+    }
+}

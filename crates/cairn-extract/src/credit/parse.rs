@@ -1,0 +1,537 @@
+//! A credit's text split at its separators (`/`, `\`, `|`, spaced dashes, commas, `via`)
+//! into pieces, each classified, then given its role: photographers, agency, distributor
+//! and the flags the credit states.
+
+use cairn_model::CreditFlag;
+
+use super::orgs::{self, Kind};
+use super::words::{self, Role};
+
+/// Where the credit may stop short of the text given: `Exact` takes all of it; `Tail`
+/// lets the credit begin inside its first piece (a credit glued after the caption);
+/// `Lead` lets it end inside its last (a credit standing before the caption).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Exact,
+    Tail,
+    Lead,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sep {
+    Start,
+    Slash,
+    Comma,
+    Via,
+    Dash,
+}
+
+/// A parsed credit; `start..end` is the part of the input it covers.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub people: Vec<String>,
+    pub agency: Option<String>,
+    pub distributor: Option<String>,
+    pub flags: Vec<CreditFlag>,
+    /// An organisation of the table is named.
+    pub known: bool,
+    /// Pieces read (a `Name/Agency` shape has two).
+    pub pieces: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Item {
+    Person(String),
+    Org(String, Option<Kind>),
+    Role(Role),
+    Skip,
+}
+
+/// Splits at separators; each piece with the separator before it.
+fn pieces(s: &str) -> Vec<(Sep, usize, usize)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut sep = Sep::Start;
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i..].chars().next().unwrap_or(' ');
+        let n = c.len_utf8();
+        let prev_space = i == 0 || b[i - 1] == b' ';
+        let next_space = i + n >= s.len() || b[i + n] == b' ';
+        let found = match c {
+            '/' | '\\' | '|' => Some((Sep::Slash, n)),
+            '–' | '—' => Some((Sep::Dash, n)),
+            '-' if prev_space || next_space => Some((Sep::Dash, n)),
+            // (`October 3, 2012` is one piece.)
+            ',' | ';' if next_space && !b.get(i + 2).is_some_and(u8::is_ascii_digit) => {
+                Some((Sep::Comma, n))
+            }
+            ' ' if b.len() > i + 5 && b[i + 1..i + 5].eq_ignore_ascii_case(b"via ") => {
+                Some((Sep::Via, 5))
+            }
+            _ => None,
+        };
+        if let Some((kind, len)) = found {
+            out.push((sep, start, i));
+            sep = kind;
+            start = i + len;
+            i += len;
+        } else {
+            i += n;
+        }
+    }
+    out.push((sep, start, s.len()));
+    out
+}
+
+fn trim_range(s: &str, a: usize, e: usize) -> (usize, usize) {
+    let t = &s[a..e];
+    let junk = |c: char| c.is_whitespace() || matches!(c, '.' | ':' | '"' | '“' | '”');
+    let l = t.len() - t.trim_start_matches(junk).len();
+    let r = t.trim_end_matches(junk).len();
+    if l >= r { (a, a) } else { (a + l, a + r) }
+}
+
+/// Strips the words that introduce a person or a body inside a piece.
+fn strip_intro(p: &str) -> (&str, Option<Role>) {
+    for (intro, role) in [
+        ("courtesy of ", Some(Role::Handout)),
+        ("pool photo by ", Some(Role::Pool)),
+        ("photo by ", None),
+        ("photos by ", None),
+        ("photographs by ", None),
+        ("photograph by ", None),
+        ("foto de ", None),
+        ("photo ", None),
+        ("foto ", None),
+        ("satellite image ", None),
+    ] {
+        if p.len() > intro.len()
+            && p.is_char_boundary(intro.len())
+            && p[..intro.len()].eq_ignore_ascii_case(intro)
+        {
+            let rest = &p[intro.len()..];
+            if rest.chars().next().is_some_and(|c| !c.is_lowercase()) {
+                return (rest, role);
+            }
+        }
+    }
+    (p, None)
+}
+
+/// Classifies one whole piece; `None` when it is neither name, role nor organisation.
+fn classify(p: &str) -> Option<Vec<Item>> {
+    let p = p.trim();
+    let p = &p[super::find::strip_markers(p)..];
+    let before = p.len();
+    let (p, intro_role) = strip_intro(p);
+    let intro_given = p.len() < before;
+    // Longer than any name or alias: caption words (spares the lookups below).
+    if p.split_whitespace().nth(10).is_some() {
+        return None;
+    }
+    let mut items: Vec<Item> = intro_role.map(Item::Role).into_iter().collect();
+    if let Some(r) = words::role(p) {
+        items.push(Item::Role(r));
+        return Some(items);
+    }
+    if let Some(o) = orgs::lookup(p).filter(|_| short_ok(p)) {
+        items.push(Item::Org(o.name.to_string(), Some(o.kind)));
+        return Some(items);
+    }
+    if p.bytes().any(|b| b.is_ascii_digit()) && is_date(p) {
+        items.push(Item::Skip);
+        return Some(items);
+    }
+    if let Some(mut split) = split_run(p) {
+        items.append(&mut split);
+        return Some(items);
+    }
+    if words::person_like(p) && !words::org_like(p) && !mixed_caps(p) {
+        items.push(Item::Person(p.to_string()));
+        return Some(items);
+    }
+    let several: Vec<&str> = p.split(" and ").flat_map(|x| x.split(" & ")).collect();
+    if several.len() > 1 && several.iter().all(|n| words::person_like(n)) {
+        items.extend(several.iter().map(|n| Item::Person(n.trim().to_string())));
+        return Some(items);
+    }
+    let acronym = intro_given && words::all_caps(p) && !p.contains(' ');
+    if acronym || words::org_like(p) || (mixed_caps(p) && p.split_whitespace().count() <= 5) {
+        let name = p
+            .trim_end_matches(" Photo")
+            .trim_end_matches(" PHOTO")
+            .to_string();
+        items.push(Item::Org(name, None));
+        return Some(items);
+    }
+    None
+}
+
+/// A short alias counts only as written by the trade (`PA`, `AP`, `dpa`), not as the
+/// word or abbreviation it also is (`Pa.` for Pennsylvania).
+fn short_ok(p: &str) -> bool {
+    let letters = p.chars().filter(|c| c.is_alphabetic()).count();
+    letters > 3 || p == "dpa" || !p.chars().any(char::is_lowercase)
+}
+
+/// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.
+fn mixed_caps(p: &str) -> bool {
+    let w: Vec<&str> = p.split_whitespace().collect();
+    w.len() >= 2
+        && words::all_caps(w[0])
+        && w[0].chars().count() <= 4
+        && w.iter().any(|x| !words::all_caps(x))
+        && words::title_run(p)
+}
+
+fn is_date(p: &str) -> bool {
+    let t = p.trim();
+    crate::date::find_all(t)
+        .iter()
+        .any(|d| d.span.start == 0 && d.span.end + 1 >= t.len())
+}
+
+/// A name and an organisation with no separator between them (`Valery Hache Agence
+/// France-Presse`, `Reuters Khalil Ashawi`).
+fn split_run(p: &str) -> Option<Vec<Item>> {
+    let w = words::word_spans(p);
+    if w.len() < 2 {
+        return None;
+    }
+    if let Some((i, o)) = words::org_ending_at(p, &w, w.len()) {
+        let name = p[..w[i].0].trim_end();
+        let name = name.strip_suffix(" for").unwrap_or(name);
+        if i > 0 && words::person_like(name) {
+            return Some(vec![
+                Item::Person(name.trim().to_string()),
+                Item::Org(o.name.to_string(), Some(o.kind)),
+            ]);
+        }
+    }
+    if let Some((j, o)) = words::org_starting_at(p, &w, 0) {
+        let name = &p[w.get(j)?.0..];
+        if words::person_like(name) {
+            return Some(vec![
+                Item::Org(o.name.to_string(), Some(o.kind)),
+                Item::Person(name.trim().to_string()),
+            ]);
+        }
+    }
+    None
+}
+
+/// The credit's start inside a first piece that also holds caption words: an organisation
+/// or a name bounded by case. Returns the offset in `p` and its items.
+fn tail_of(p: &str) -> Option<(usize, Vec<Item>)> {
+    let spans = words::word_spans(p);
+    let w: Vec<&str> = spans.iter().map(|&(a, e)| &p[a..e]).collect();
+    let n = w.len();
+    if let Some((i, o)) = words::org_ending_at(p, &spans, n) {
+        let org = Item::Org(o.name.to_string(), Some(o.kind));
+        let wire = matches!(o.kind, Kind::Wire | Kind::Photo);
+        if let Some(k) = words::name_ending_at(&w, i, wire) {
+            let name = p[spans[k].0..spans[i - 1].1].to_string();
+            return Some((spans[k].0, vec![Item::Person(name), org]));
+        }
+        // An agency named last in a sentence (`a spokesman told Reuters`) is the story's
+        // unless written as a credit: in capitals, or after a date.
+        let written = &p[spans[i].0..];
+        let after_date = i > 0 && w[i - 1].ends_with(|c: char| c.is_ascii_digit());
+        return (words::all_caps(written) || after_date || i == 0).then(|| (spans[i].0, vec![org]));
+    }
+    let k = words::name_ending_at(&w, n, false)?;
+    Some((spans[k].0, vec![Item::Person(p[spans[k].0..].to_string())]))
+}
+
+/// The credit's end inside a last piece that runs on into the caption.
+fn lead_of(p: &str) -> Option<(usize, Vec<Item>)> {
+    let spans = words::word_spans(p);
+    let w: Vec<&str> = spans.iter().map(|&(a, e)| &p[a..e]).collect();
+    if let Some((j, o)) = words::org_starting_at(p, &spans, 0) {
+        let org = Item::Org(o.name.to_string(), Some(o.kind));
+        return Some((spans[j - 1].1, vec![org]));
+    }
+    let j = words::name_starting_at(&w, 0)?;
+    let end = spans[j - 1].1;
+    let mut items = vec![Item::Person(p[..end].to_string())];
+    if let Some((k, o)) = words::org_starting_at(p, &spans, j) {
+        items.push(Item::Org(o.name.to_string(), Some(o.kind)));
+        return Some((spans[k - 1].1, items));
+    }
+    Some((end, items))
+}
+
+/// Joins again the pieces of names that hold a slash (`REX/Shutterstock`, `EFE/EPA`).
+fn join_slashed_names(s: &str, ps: Vec<(Sep, usize, usize)>) -> Vec<(Sep, usize, usize)> {
+    let mut joined: Vec<(Sep, usize, usize)> = Vec::new();
+    for (sep, a, e) in ps {
+        if let Some(last) = joined.last_mut() {
+            if sep == Sep::Slash
+                && !s[last.1..last.2].trim().is_empty()
+                && orgs::lookup(&s[last.1..e]).is_some()
+            {
+                last.2 = e;
+                continue;
+            }
+        }
+        joined.push((sep, a, e));
+    }
+    joined
+}
+
+/// Cuts the name that ends `items` where a name before a caption ends; returns the
+/// credit's new end in `s`.
+fn cut_run_on_name(s: &str, items: &mut [(Sep, Item)], end: usize) -> Option<usize> {
+    let Some((_, Item::Person(name))) = items.last_mut() else {
+        return None;
+    };
+    let spans = words::word_spans(name);
+    let w: Vec<&str> = spans.iter().map(|&(x, y)| &name[x..y]).collect();
+    let j = words::name_starting_at(&w, 0)?;
+    let cut = spans[j - 1].1;
+    // The name ends its piece, so the credit now ends `cut` bytes into it.
+    let new_end = if s.get(end.saturating_sub(name.len())..end) == Some(name.as_str()) {
+        end - name.len() + cut
+    } else {
+        end
+    };
+    name.truncate(cut);
+    Some(new_end)
+}
+
+/// Parses a credit's text.
+pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
+    let joined = join_slashed_names(s, pieces(s));
+    let mut items: Vec<(Sep, Item)> = Vec::new();
+    let (mut start, mut end) = (usize::MAX, 0);
+    let n = joined.len();
+    let mut idx = 0;
+    while idx < n {
+        let (sep, a, e) = joined[idx];
+        let (a, e) = trim_range(s, a, e);
+        let piece = &s[a..e];
+        if piece.is_empty() {
+            if idx == n - 1 && mode == Mode::Lead {
+                break;
+            }
+            idx += 1;
+            continue;
+        }
+        // Before the caption, the last piece runs on into the caption's first words.
+        let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
+        // Outside brackets or markers, an uncased first piece may be caption words as
+        // well as a name: it is taken for caption words.
+        let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
+        match classify(piece).filter(|_| !runs_on && !caption_words) {
+            Some(list) => {
+                start = start.min(a);
+                end = e;
+                items.extend(list.into_iter().map(|it| (sep, it)));
+            }
+            None if mode == Mode::Tail => {
+                // Caption words before the credit: what was read so far is caption too,
+                // and the credit starts inside this piece or after it.
+                items.clear();
+                start = usize::MAX;
+                if let Some((off, list)) = tail_of(piece) {
+                    start = a + off;
+                    end = e;
+                    items.extend(list.into_iter().map(|it| (sep, it)));
+                }
+            }
+            None if mode == Mode::Lead => {
+                if let Some((off, list)) = lead_of(piece) {
+                    end = a + off;
+                    items.extend(list.into_iter().map(|it| (sep, it)));
+                } else {
+                    // The caption began inside the previous piece (`UNHCR/M Name For
+                    // Safiah, life has...`): its name is cut as a name before a caption.
+                    end = cut_run_on_name(s, &mut items, end)?;
+                }
+                break;
+            }
+            None => return None,
+        }
+        idx += 1;
+    }
+    if items.is_empty() {
+        return None;
+    }
+    // In a tail, a name or body before a comma belongs to the caption unless it is an
+    // agency the table knows (`RIA Novosti, Alexei Druzhinin/Pool via AP`).
+    if mode == Mode::Tail {
+        if let Some(pos) = items.iter().position(|(sep, _)| *sep == Sep::Comma) {
+            let before_known = items[..pos]
+                .iter()
+                .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
+            if !before_known {
+                return None;
+            }
+        }
+    }
+    Some(assemble(items, start.min(end), end))
+}
+
+/// The trade's conventions on who is agency and who distributor, applied to the bodies
+/// named in order (`orgs`, before any `via`).
+fn settle(
+    orgs_before: &mut Vec<String>,
+    people: &mut Vec<String>,
+    via: bool,
+    last_after_slash: bool,
+) {
+    // `Name/Metrography`, `Sky via AP`: a one-word name beside other names or before
+    // `via`, with no body named, is the body (people are credited by full name).
+    if orgs_before.is_empty()
+        && (via || (people.len() >= 2 && last_after_slash))
+        && people
+            .last()
+            .is_some_and(|p| !p.contains(' ') && !p.starts_with('@'))
+    {
+        orgs_before.push(people.pop().unwrap_or_default());
+    }
+    // `AFP Photo/Satellite image Maxar`, `AFP/HO/SANA`: a wire passing on a body's own
+    // picture distributes it; the body is the agency.
+    if people.is_empty() && !via && orgs_before.len() == 2 {
+        let kind = |n: &str| orgs::lookup(n).map(|o| o.kind);
+        if kind(&orgs_before[0]) == Some(Kind::Wire) && kind(&orgs_before[1]) == Some(Kind::Handout)
+        {
+            orgs_before.swap(0, 1);
+        }
+    }
+    // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.
+    if orgs_before.iter().any(|o| o == "EPA") {
+        orgs_before.retain(|o| o != "EFE");
+    }
+}
+
+fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
+    let mut out = Parsed {
+        start,
+        end,
+        ..Parsed::default()
+    };
+    let mut orgs_before: Vec<String> = Vec::new();
+    let mut via: Option<String> = None;
+    let mut after_via = false;
+    let mut last_after_slash = false;
+    let flag = |f: CreditFlag, flags: &mut Vec<CreditFlag>| {
+        if !flags.contains(&f) {
+            flags.push(f);
+        }
+    };
+    out.pieces = items.len();
+    for (sep, it) in items {
+        if sep == Sep::Via {
+            after_via = true;
+        }
+        match it {
+            Item::Person(p) => {
+                let p = p.trim().trim_end_matches('.').to_string();
+                last_after_slash = sep == Sep::Slash && !p.contains(' ');
+                if !out
+                    .people
+                    .iter()
+                    .any(|q| q.to_lowercase() == p.to_lowercase())
+                {
+                    out.people.push(p);
+                }
+            }
+            Item::Org(name, kind) => {
+                out.known |= kind.is_some();
+                if kind == Some(Kind::Pool) {
+                    flag(CreditFlag::Pool, &mut out.flags);
+                }
+                if after_via && via.is_none() {
+                    via = Some(name);
+                } else if !orgs_before.contains(&name) && via.as_deref() != Some(&name) {
+                    orgs_before.push(name);
+                }
+            }
+            Item::Role(r) => match r {
+                Role::Stringer => flag(CreditFlag::Stringer, &mut out.flags),
+                Role::Handout => flag(CreditFlag::Handout, &mut out.flags),
+                Role::File => flag(CreditFlag::File, &mut out.flags),
+                Role::Pool => {
+                    flag(CreditFlag::Pool, &mut out.flags);
+                    if !orgs_before.iter().any(|o| o == "Pool") {
+                        orgs_before.push("Pool".to_string());
+                    }
+                }
+                Role::Empty => {}
+            },
+            Item::Skip => {}
+        }
+    }
+    settle(
+        &mut orgs_before,
+        &mut out.people,
+        via.is_some(),
+        last_after_slash,
+    );
+    out.agency = orgs_before.first().cloned();
+    out.distributor = via.or_else(|| orgs_before.get(1).cloned());
+    if out.agency.is_none() && out.people.is_empty() && out.flags.is_empty() {
+        out.agency = out.distributor.take();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str, mode: Mode) -> (Vec<String>, Option<String>, Option<String>) {
+        let r = parse(s, mode).unwrap_or_else(|| panic!("no credit in {s:?}"));
+        (r.people, r.agency, r.distributor)
+    }
+
+    #[test]
+    fn roles_of_pieces() {
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            p("Xinhua/Jane Roe", Mode::Exact),
+            (vec!["Jane Roe".into()], s("Xinhua"), None)
+        );
+        assert_eq!(p("Name Roe/EPA/EFE", Mode::Exact).1, s("EPA"));
+        assert_eq!(p("Name Roe/EPA/EFE", Mode::Exact).2, None);
+        assert_eq!(
+            p("Jo Roe/UNICEF/Handout via REUTERS", Mode::Exact),
+            (vec!["Jo Roe".into()], s("UNICEF"), s("Reuters"))
+        );
+        assert_eq!(p("Jo Roe/Pool via REUTERS", Mode::Exact).1, s("Pool"));
+        assert_eq!(p("REUTERS/Jo Roe/Pool", Mode::Exact).2, s("Pool"));
+        assert_eq!(p("dpa / Jo Roe", Mode::Exact).1, s("dpa"));
+        assert_eq!(
+            p("JO ROE / AFP / picturedesk.com", Mode::Exact).2,
+            s("picturedesk.com")
+        );
+        assert_eq!(p("Jo Roe Agence France-Presse", Mode::Exact).1, s("AFP"));
+        assert_eq!(
+            p("EFE - JO ROE", Mode::Exact),
+            (vec!["JO ROE".into()], s("EFE"), None)
+        );
+        assert_eq!(
+            p("AP Photo/Jo Roe, File", Mode::Exact).0,
+            vec!["Jo Roe".to_string()]
+        );
+        let r = parse("AP Photo/Jo Roe, File", Mode::Exact).unwrap();
+        assert_eq!(r.flags, vec![CreditFlag::File]);
+        assert_eq!(
+            p(
+                "the old city of Kabul BULENT KILIC/AFP/GETTY IMAGES",
+                Mode::Tail
+            ),
+            (vec!["BULENT KILIC".into()], s("AFP"), s("Getty Images"))
+        );
+        assert_eq!(
+            p("AP Photo/Jane Roe A man walks home", Mode::Lead),
+            (vec!["Jane Roe".into()], s("AP"), None)
+        );
+        assert!(parse("fighters walk to the 9/11 memorial", Mode::Tail).is_none());
+    }
+}
