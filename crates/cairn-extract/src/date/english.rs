@@ -13,28 +13,31 @@ const MONTH: &str = r"(January|February|March|April|May|June|July|August|Septemb
 /// "November 6, 2016", "Nov.15, 2016", "Oct, 20, 2016", "March, 4, 2016".
 static MDY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b{MONTH},?\s*([0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+([0-9]{{4}})\b"
+        r"(?-u:\b){MONTH},?\s*([0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "6 November 2016", "15-Mar-2012".
 static DMY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})\b"
+        r"(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "2016-11-06", "2016/11/06".
-static ISO: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})\b").unwrap());
+static ISO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)([0-9]{4})[-/.]([0-9]{1,2})[-/.]([0-9]{1,2})(?-u:\b)").unwrap()
+});
 /// "12/02/2021", "07.03.2019", "06.13.2018", "7-3-2019".
-static NUMERIC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b([0-9]{1,2})([./-])([0-9]{1,2})([./-])([0-9]{4})\b").unwrap());
+static NUMERIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)([0-9]{1,2})([./-])([0-9]{1,2})([./-])([0-9]{4})(?-u:\b)").unwrap()
+});
 static MY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"\b{MONTH},?\s+([0-9]{{4}})\b")).unwrap());
+    LazyLock::new(|| Regex::new(&format!(r"(?-u:\b){MONTH},?\s+([0-9]{{4}})(?-u:\b)")).unwrap());
 /// A year after "in"/"during", a dash, or at the start.
-static YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:\b(?:in|during)\s+|\s-\s*|^)((?:19|20)[0-9]{2})\b").unwrap());
+static YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:(?-u:\b)(?:in|during)\s+|\s-\s*|^)((?:19|20)[0-9]{2})(?-u:\b)").unwrap()
+});
 /// A year standing alone after a word, as a heading or a closing note ("Yemen, 2015:
 /// ...", "... Djibouti. 2015."); not after a number ("February 30, 2016" is no date).
 static YEAR_ALONE: LazyLock<Regex> =
@@ -44,8 +47,9 @@ static DATELINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\s[-–—]\s+(JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|JAN\.?|FEB\.?|MAR\.?|APR\.?|JUN\.?|JUL\.?|AUG\.?|SEPT?\.?|OCT\.?|NOV\.?|DEC\.?)\s+([0-9]{1,2})\s*:")
         .unwrap()
 });
-static ANY_YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(©\s*|(?i:copyright)\s*)?\b((?:19|20)[0-9]{2})\b").unwrap());
+static ANY_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(©\s*|(?i:copyright)\s*)?(?-u:\b)((?:19|20)[0-9]{2})(?-u:\b)").unwrap()
+});
 
 /// How far into the caption a dateline may end.
 const DATELINE_REACH: usize = 120;

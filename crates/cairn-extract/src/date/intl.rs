@@ -23,38 +23,42 @@ const AR_MONTH: &str = "يناير|فبراير|مارس|أبريل|ابريل|�
 /// "le 24 novembre 2016", "1er mai 2019".
 static FR_DAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(1er|[0-9]{{1,2}})\s+({FR_MONTH})\s+([0-9]{{4}})\b"
+        r"(?i)(?-u:\b)(1er|[0-9]{{1,2}})\s+({FR_MONTH})\s+([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "en mars 2019", "début novembre 2023".
 static FR_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:en|début|fin|mi-)\s*({FR_MONTH})\s+([0-9]{{4}})\b"
+        r"(?i)(?-u:\b)(?:en|début|fin|mi-)\s*({FR_MONTH})\s+([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "el 18 de noviembre de 2016", "1º de mayo del 2019".
 static ES_DAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b([0-9]{{1,2}})[º°o]?\s+de\s+({ES_MONTH})(?:\s+del?\s+|,?\s+)([0-9]{{4}})\b"
+        r"(?i)(?-u:\b)([0-9]{{1,2}})[º°o]?\s+de\s+({ES_MONTH})(?:\s+del?\s+|,?\s+)([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "en marzo de 2019".
-static ES_MONTH_YEAR: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"(?i)\b({ES_MONTH})\s+del?\s+([0-9]{{4}})\b")).unwrap());
+static ES_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)(?-u:\b)({ES_MONTH})\s+del?\s+([0-9]{{4}})(?-u:\b)"
+    ))
+    .unwrap()
+});
 /// "am 4. März 2022", "24. November 2016".
 static DE_DAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b([0-9]{{1,2}})\.\s*({DE_MONTH})\s+([0-9]{{4}})\b"
+        r"(?-u:\b)([0-9]{{1,2}})\.\s*({DE_MONTH})\s+([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
 /// "im März 2022".
 static DE_MONTH_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"\b(?:im|Im|seit|Seit|Anfang|Ende|Mitte)\s+({DE_MONTH})\s+([0-9]{{4}})\b"
+        r"(?-u:\b)(?:im|Im|seit|Seit|Anfang|Ende|Mitte)\s+({DE_MONTH})\s+([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });

@@ -103,7 +103,7 @@ static TAKEN: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words that make a later sentence's date another event's.
 static BACKGROUND_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|depuis|dernier|desde|seit|منذ)\b").unwrap()
+    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|qui|lequel|laquelle|depuis|dernier|avant|anniversaire|avait|quien|quienes|desde|antes|hace|aniversario|había|welche|seit|zuvor|vorher|Jahrestag|hatte|منذ|قبل|ذكرى)\b").unwrap()
 });
 /// What makes a date of the scene's own sentence another event's, read in the clause
 /// that leads to it: "since", a relative clause's verb right before it ("the boy, who
@@ -124,8 +124,13 @@ fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
     } else {
         clause
     };
-    CLAUSE_CUE.is_match(clause)
+    // "A picture released by the agency (SANA) on ...": the release, not the scene.
+    CLAUSE_CUE.is_match(clause) || RELEASED.is_match(before)
 }
+
+static RELEASED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:released|published|issued|distributed|provided)\s+by\s+[^,;]{0,80}?\s+(?:on|in)\s+$").unwrap()
+});
 
 /// Chooses the scene's date: a "photo taken" date first, then the most precise date of
 /// the opening sentence not in a background clause, then a later sentence's date when
