@@ -5,6 +5,59 @@ use std::sync::LazyLock;
 
 use regex::RegexSet;
 
+/// Each type's words in French, Spanish, German and Arabic (stems where the languages
+/// inflect: German compounds, Arabic prefixes).
+const OTHER_LANGUAGES: &[(&str, &str)] = &[
+    (
+        "Suicide bomb",
+        r"attentat[- ]suicide|kamikaze|atentado\s+suicida|selbstmord(?:anschlag|attentat|attentäter)|انتحاري",
+    ),
+    (
+        "Chemical weapon",
+        r"armes?\s+chimiques?|attaque\s+chimique|armas?\s+químicas?|ataque\s+químico|giftgas|chemiewaffen|كيماوي|كيميائي",
+    ),
+    (
+        "Air/drone strike",
+        r"frappes?\s+aériennes?|raids?\s+aériens?|bombardements?\s+aériens?|frappes?\s+de\s+drones?|ataques?\s+aéreos?|bombardeos?\s+aéreos?|ataques?\s+con\s+drones?|luftangriff|drohnenangriff|fassbombe|غارة|غارات|قصف\s+جوي|طائرة\s+مسيرة|براميل\s+متفجرة",
+    ),
+    (
+        "Shelling/artillery/missile attack",
+        r"\bobus\b|tirs?\s+d'artillerie|pilonnage|roquettes|\bobuses\b|artillería|cohetes|misiles|beschuss|artillerie|granaten|raketenangriff|قصف\s+مدفعي|قذائف|صواريخ",
+    ),
+    (
+        "Remote explosive/landmine/IED",
+        r"voiture\s+piégée|engin\s+explosif|coche\s+bomba|artefacto\s+explosivo|minas?\s+terrestres?|autobombe|sprengfalle|landmine|sprengsatz|سيارة\s+مفخخة|عبوة\s+ناسفة|ألغام",
+    ),
+    (
+        "Armed clash",
+        r"\bcombats\b|affrontements|accrochages|enfrentamientos|\bcombates\b|kämpfe|gefechte|اشتباكات|معارك",
+    ),
+    (
+        "Abduction/forced disappearance",
+        r"enlèvement|secuestr|entführ|اختطاف",
+    ),
+    (
+        "Attack",
+        r"fusillade|tiroteo|schießerei|messerangriff|attaque\s+au\s+couteau|ataque\s+con\s+cuchillo|\bmassacre\b|masacre|massaker|مجزرة|هجوم\s+مسلح",
+    ),
+    (
+        "Looting/property destruction",
+        r"pillage|saqueo|plünderung|نهب",
+    ),
+    (
+        "Violent demonstration",
+        r"émeute|disturbios|krawalle|ausschreitungen|أعمال\s+شغب",
+    ),
+    (
+        "Protest with intervention",
+        r"(?:manifest|protest|demonstr|مظاهر|احتجاج).*(?:gaz\s+lacrymogène|gases?\s+lacrimógenos?|tränengas|wasserwerfer|cañones?\s+de\s+agua|canons?\s+à\s+eau|الغاز\s+المسيل\s+للدموع)",
+    ),
+    (
+        "Peaceful protest",
+        r"\bmanifestations?\b|\bmanifestants?\b|\bmanifestaci(?:ón|ones)\b|\bmanifestantes\b|\bprotestas?\b|demonstranten|kundgebung|\bproteste\b|مظاهرة|مظاهرات|احتجاج|متظاهر",
+    ),
+];
+
 /// The event types' names and, at the same positions, their patterns as one set: a
 /// scene sentence is read once for all of them.
 static EVENTS: LazyLock<(Vec<&'static str>, RegexSet)> = LazyLock::new(|| {
@@ -60,7 +113,13 @@ static EVENTS: LazyLock<(Vec<&'static str>, RegexSet)> = LazyLock::new(|| {
         ),
     ];
     let names = rules.iter().map(|(n, _)| *n).collect();
-    let set = RegexSet::new(rules.iter().map(|(_, r)| *r)).unwrap();
+    let set = RegexSet::new(rules.iter().map(|(name, r)| {
+        match OTHER_LANGUAGES.iter().find(|(n, _)| n == name) {
+            Some((_, words)) => format!("{r}|(?i:{words})"),
+            None => (*r).to_string(),
+        }
+    }))
+    .unwrap();
     (names, set)
 });
 
@@ -111,6 +170,30 @@ mod tests {
             vec!["Armed clash"]
         );
         assert!(event_types("during the I Love Damascus marathon").is_empty());
+        assert_eq!(
+            event_types("après une frappe aérienne sur un marché d'Idleb"),
+            vec!["Air/drone strike"]
+        );
+        assert_eq!(
+            event_types("tras los enfrentamientos en el centro de Trípoli"),
+            vec!["Armed clash"]
+        );
+        assert_eq!(
+            event_types("nach einem Luftangriff auf Charkiw"),
+            vec!["Air/drone strike"]
+        );
+        assert_eq!(
+            event_types("آثار غارة جوية على حي في حلب"),
+            vec!["Air/drone strike"]
+        );
+        assert_eq!(
+            event_types("Des manifestants dispersés au gaz lacrymogène à Alger"),
+            vec!["Protest with intervention"]
+        );
+        assert_eq!(
+            event_types("Eine Kundgebung vor dem Rathaus in Leipzig"),
+            vec!["Peaceful protest"]
+        );
         assert_eq!(
             event_types("Protesters march in Cairo"),
             vec!["Peaceful protest"]
