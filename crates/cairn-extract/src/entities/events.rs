@@ -22,7 +22,7 @@ const OTHER_LANGUAGES: &[(&str, &str)] = &[
     ),
     (
         "Shelling/artillery/missile attack",
-        r"\bobus\b|tirs?\s+d'artillerie|pilonnage|roquettes|\bobuses\b|artillería|cohetes|misiles|beschuss|artillerie|granaten|raketenangriff|قصف\s+مدفعي|قذائف|صواريخ",
+        r"(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])obus(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|tirs?\s+d'artillerie|pilonnage|roquettes|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])obuses(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|artillería|cohetes|misiles|beschuss|artillerie|granaten|raketenangriff|قصف\s+مدفعي|قذائف|صواريخ",
     ),
     (
         "Remote explosive/landmine/IED",
@@ -30,7 +30,7 @@ const OTHER_LANGUAGES: &[(&str, &str)] = &[
     ),
     (
         "Armed clash",
-        r"\bcombats\b|affrontements|accrochages|enfrentamientos|\bcombates\b|kämpfe|gefechte|اشتباكات|معارك",
+        r"(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])combats(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|affrontements|accrochages|enfrentamientos|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])combates(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|kämpfe|gefechte|اشتباكات|معارك",
     ),
     (
         "Abduction/forced disappearance",
@@ -38,7 +38,7 @@ const OTHER_LANGUAGES: &[(&str, &str)] = &[
     ),
     (
         "Attack",
-        r"fusillade|tiroteo|schießerei|messerangriff|attaque\s+au\s+couteau|ataque\s+con\s+cuchillo|\bmassacre\b|masacre|massaker|مجزرة|هجوم\s+مسلح",
+        r"fusillade|tiroteo|schießerei|messerangriff|attaque\s+au\s+couteau|ataque\s+con\s+cuchillo|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])massacre(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|masacre|massaker|مجزرة|هجوم\s+مسلح",
     ),
     (
         "Looting/property destruction",
@@ -54,62 +54,68 @@ const OTHER_LANGUAGES: &[(&str, &str)] = &[
     ),
     (
         "Peaceful protest",
-        r"\bmanifestations?\b|\bmanifestants?\b|\bmanifestaci(?:ón|ones)\b|\bmanifestantes\b|\bprotestas?\b|demonstranten|kundgebung|\bproteste\b|مظاهرة|مظاهرات|احتجاج|متظاهر",
+        r"(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])manifestations?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])manifestants?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])manifestaci(?:ón|ones)|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])manifestantes(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])protestas?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|demonstranten|kundgebung|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])proteste(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|مظاهرة|مظاهرات|احتجاج|متظاهر",
     ),
 ];
 
 /// The event types' names and, at the same positions, their patterns as one set: a
-/// scene sentence is read once for all of them.
+/// scene sentence is read once for all of them. A word's edge is the start or end of the
+/// text, a space or a punctuation mark: a Unicode word boundary would keep the set's fast
+/// automaton off any sentence with a non-ASCII character, and an ASCII one would end a
+/// word before an accented letter ("march" in "marché").
 static EVENTS: LazyLock<(Vec<&'static str>, RegexSet)> = LazyLock::new(|| {
     let rules: &[(&str, &str)] = &[
         (
             "Suicide bomb",
-            r"(?i)\bsuicide\s+(?:car\s+)?(?:bomb|bomber|bombers|bombing|bombings|attack|attacks|blast)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])suicide\s+(?:car\s+)?(?:bomb|bomber|bombers|bombing|bombings|attack|attacks|blast)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Chemical weapon",
-            r"(?i)\b(?:chemical\s+(?:attack|weapons?|gas)|sarin|chlorine\s+(?:gas|attack))\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:chemical\s+(?:attack|weapons?|gas)|sarin|chlorine\s+(?:gas|attack))(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Air/drone strike",
-            r"(?i)\b(?:air\s?strikes?|air\s+raids?|barrel[\s-]bombs?|drone\s+(?:strikes?|attacks?)|warplanes?|bombing\s+raids?|aerial\s+(?:bombardment|bombing|attack)s?|vacuum\s+bombs?|helicopter\s+gunships?)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:air\s?strikes?|air\s+raids?|barrel[\s-]bombs?|drone\s+(?:strikes?|attacks?)|warplanes?|bombing\s+raids?|aerial\s+(?:bombardment|bombing|attack)s?|vacuum\s+bombs?|helicopter\s+gunships?)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Shelling/artillery/missile attack",
-            r"(?i)\b(?:shelling|shelled|artillery|mortars?|mortar\s+(?:fire|rounds?)|rocket\s+(?:fire|attacks?)|rockets?\s+(?:fired|hit|struck|landed)|missile\s+(?:strikes?|attacks?)|shells?\s+(?:fell|hit|landed|struck))\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:shelling|shelled|artillery|mortars?|mortar\s+(?:fire|rounds?)|rocket\s+(?:fire|attacks?)|rockets?\s+(?:fired|hit|struck|landed)|missile\s+(?:strikes?|attacks?)|shells?\s+(?:fell|hit|landed|struck))(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Remote explosive/landmine/IED",
-            r"(?i)\b(?:car\s+bomb(?:ing)?s?|roadside\s+bombs?|IEDs?|improvised\s+explosive|land\s?mines?|booby[\s-]trap(?:ped)?|explosive\s+devices?|bomb\s+(?:blast|explosion|exploded))\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:car\s+bomb(?:ing)?s?|roadside\s+bombs?|IEDs?|improvised\s+explosive|land\s?mines?|booby[\s-]trap(?:ped)?|explosive\s+devices?|bomb\s+(?:blast|explosion|exploded))(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
-        ("Grenade", r"(?i)\bgrenade\s+attacks?\b"),
+        (
+            "Grenade",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])grenade\s+attacks?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
+        ),
         (
             "Armed clash",
-            r"(?i)\b(?:clash(?:es|ed)?|fighting|firefights?|gun\s?battles?|offensive|exchange\s+of\s+fire|street\s+battles?)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:clash(?:es|ed)?|fighting|firefights?|gun\s?battles?|offensive|exchange\s+of\s+fire|street\s+battles?)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Abduction/forced disappearance",
-            r"(?i)\b(?:kidnapp(?:ed|ing)|abduct(?:ed|ion))\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:kidnapp(?:ed|ing)|abduct(?:ed|ion))(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Attack",
-            r"(?i)\b(?:gunmen|militants?)\s+(?:attacked|opened\s+fire)|\bshot\s+dead\b|\bmassacre\b|\bstabb(?:ed|ing)\b|\bambush(?:ed)?\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:gunmen|militants?)\s+(?:attacked|opened\s+fire)|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])shot\s+dead(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])massacre(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])stabb(?:ed|ing)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])ambush(?:ed)?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Looting/property destruction",
-            r"(?i)\b(?:loot(?:ed|ing|ers)|torched|arson)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:loot(?:ed|ing|ers)|torched|arson)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Violent demonstration",
-            r"(?i)\b(?:riots?|rioters|rioting)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:riots?|rioters|rioting)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Protest with intervention",
-            r"(?i)\b(?:protest|demonstrat)\w*\b.*\b(?:tear\s?gas|rubber\s+bullets|water\s+cannon|dispersed)\b",
+            r"(?i)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:protest|demonstrat)\w*(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-]).*(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:tear\s?gas|rubber\s+bullets|water\s+cannon|dispersed)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
         (
             "Peaceful protest",
-            r"(?i:\b(?:protest(?:s|ers|ed|ing)?|demonstrat(?:ion|ions|ors|e|ed)|rall(?:y|ies)|sit-ins?)\b)|\bmarch(?:es|ed|ing)?\b",
+            r"(?i:(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])(?:protest(?:s|ers|ed|ing)?|demonstrat(?:ion|ions|ors|e|ed)|rall(?:y|ies)|sit-ins?)(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-]))|(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])march(?:es|ed|ing)?(?:^|$|[\s.,;:!?()\[\]\x22'’“”«»–—…/-])",
         ),
     ];
     let names = rules.iter().map(|(n, _)| *n).collect();
@@ -174,6 +180,8 @@ mod tests {
             event_types("après une frappe aérienne sur un marché d'Idleb"),
             vec!["Air/drone strike"]
         );
+        // "marché" is no march, "démarche" neither.
+        assert!(event_types("un marché de Gaza et une démarche").is_empty());
         assert_eq!(
             event_types("tras los enfrentamientos en el centro de Trípoli"),
             vec!["Armed clash"]
