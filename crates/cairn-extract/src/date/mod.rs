@@ -115,9 +115,10 @@ static CLAUSE_CUE: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether the clause leading to `d` in sentence `s` marks it as another event's date.
 fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
     let before = &text[s.start..d.span.start];
-    let clause = before
-        .rfind([',', ';', '(', '|', '—'])
-        .map_or(before, |p| &before[p + 1..]);
+    let clause = before.rfind([',', ';', '(', '|', '—']).map_or(before, |p| {
+        let mark = before[p..].chars().next().map_or(1, char::len_utf8);
+        &before[p + mark..]
+    });
     // "who was rescued in March 2017": the relative clause may hold a comma-free run.
     let clause = if clause.trim().is_empty() {
         before
@@ -287,6 +288,14 @@ mod tests {
             ),
             day("2019-01-12")
         );
+        assert_eq!(
+            value("GAZA CITY, GAZA - OCTOBER 9, 2023: Smoke rises. (Photo by X/Getty Images)"),
+            day("2023-10-09")
+        );
+        assert_eq!(
+            value("Rescuers at the site. (April 19. 1995, X)"),
+            day("1995-04-19")
+        );
         // A dateline with no year anywhere is no date; a copyright's year is not one.
         assert_eq!(
             value("KABUL, AFGHANISTAN - JAN 12: A vendor waits. © 2019 X"),
@@ -391,6 +400,26 @@ mod tests {
             proptest::prop_assert_eq!(all.len(), scanned.len());
             for (a, b) in all.iter().zip(&scanned) {
                 proptest::prop_assert_eq!((&a.value, a.span), (&b.value, b.span));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Choosing never cuts text inside a character, whatever marks stand around
+        /// the dates.
+        #[test]
+        fn choosing_never_panics(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "JANUARY 5, 2020", " — ", "—", "، ", "،", "5 مارس 2017", " since ", " who was seen in ",
+                "le 3 mars 2015", "(", "|", "é", ", ", ". ", "Homs", " on ", "2019", "©", ":",
+                "am 4. März 2022", "\u{662}\u{660}\u{661}\u{669}", " - ", "MAY 9:",
+            ]), 0..12)
+        ) {
+            let text: String = parts.concat();
+            let s = sentences(&text);
+            let d = choose(&text, &s, None, &mut Vec::new());
+            if let Some(d) = d {
+                proptest::prop_assert_eq!(&text[d.span.start..d.span.end], d.text);
             }
         }
     }
