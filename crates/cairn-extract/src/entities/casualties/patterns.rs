@@ -60,10 +60,11 @@ const AR_NUM: &str = r"[0-9\x{660}-\x{669}\x{6f0}-\x{6f9}]+(?:[,.\x{66c}][0-9\x{
 const AR_HEDGE: &str =
     r"ما\s+لا\s+يقل\s+عن|أكثر\s+من|اكثر\s+من|نحو|حوالي|حوالى|قرابة|ما\s+يزيد\s+(?:عن|على)";
 
-const EN_NEEDS: &str = "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut";
-const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant";
-const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri";
-const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete";
+const EN_NEEDS: &str =
+    "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of";
+const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant|la vie";
+const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri|la vida";
+const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete|starben";
 const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|قتيل|شهيد|شهداء|مصاب";
 
 /// Edges of a word that the regex engine's fast automata can check on any text (a
@@ -121,7 +122,7 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         pattern(
             after(
-                r"killing|kills|killed|wounding|wounded|injuring|injured|executed|execution\s+of",
+                r"killing|kills|killed|wounding|wounded|injuring|injured|executed|execution\s+of|(?:claiming|claimed|took|taking)\s+the\s+lives\s+of",
                 EN_HEDGE,
                 EN_NUM,
             ),
@@ -154,7 +155,11 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             None,
         ),
         pattern(
-            after(r"tuant|blessant|tué|blessé", FR_HEDGE, &fr_num),
+            after(
+                r"tuant|blessant|tué|blessé|coûté\s+la\s+vie\s+à",
+                FR_HEDGE,
+                &fr_num,
+            ),
             FR_NEEDS,
             None,
         ),
@@ -171,7 +176,7 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         pattern(
             after(
-                r"mató\s+a|mataron\s+a|matando\s+a|murieron|fallecieron|hirió\s+a|hiriendo\s+a|asesinó\s+a|resultaron\s+(?:muert|herid)[oa]s",
+                r"mató\s+a|mataron\s+a|matando\s+a|murieron|fallecieron|hirió\s+a|hiriendo\s+a|asesinó\s+a|resultaron\s+(?:muert|herid)[oa]s|costó\s+la\s+vida\s+a",
                 ES_HEDGE,
                 &es_num,
             ),
@@ -190,7 +195,11 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             None,
         ),
         pattern(
-            after(r"tötete|töteten|verletzte|verletzten", DE_HEDGE, &de_num),
+            after(
+                r"tötete|töteten|verletzte|verletzten|starben",
+                DE_HEDGE,
+                &de_num,
+            ),
             DE_NEEDS,
             None,
         ),

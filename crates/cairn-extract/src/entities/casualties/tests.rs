@@ -103,6 +103,10 @@ fn sums_and_phrasings() {
     );
     assert_eq!(cas("Hundreds were injured in the stampede."), (None, None));
     assert_eq!(
+        cas("The fire claimed the lives of at least 27 patients."),
+        (Some((27, None)), None)
+    );
+    assert_eq!(
         cas("A dozen people were wounded."),
         (None, Some((12, Some(12))))
     );
@@ -139,6 +143,18 @@ fn other_languages() {
         (Some((23, None)), Some((24, None)))
     );
     assert_eq!(
+        cas("L'incendie a coûté la vie à neuf personnes."),
+        (Some((9, Some(9))), None)
+    );
+    assert_eq!(
+        cas("El alud costó la vida a 11 alpinistas."),
+        (Some((11, Some(11))), None)
+    );
+    assert_eq!(
+        cas("Bei dem Anschlag starben mindestens 14 Menschen."),
+        (Some((14, None)), None)
+    );
+    assert_eq!(
         cas("Bei dem Unglück kamen zwölf Menschen ums Leben."),
         (Some((12, Some(12))), None)
     );
@@ -156,4 +172,22 @@ fn other_languages() {
         ),
         (None, None)
     );
+}
+
+proptest::proptest! {
+    /// Reading tolls never cuts text inside a character, whatever stands around them.
+    #[test]
+    fn reading_tolls_never_panics(
+        parts in proptest::collection::vec(proptest::sample::select(vec![
+            "at least 12 ", "killed", " — ", "،", "مقتل ", "١٢", " et ", "morts", "é",
+            "two men and a boy were killed", ". ", "Elsewhere, ", "; ", "au moins ", "Tote",
+            "العشرات", "so far", " ", "3 ", "wounded",
+        ]), 0..12)
+    ) {
+        let text: String = parts.concat();
+        let (k, i, _) = casualties(&text, &sentences(&text), &Mask::default());
+        for c in [k, i].into_iter().flatten() {
+            proptest::prop_assert_eq!(&text[c.span.start..c.span.end], c.text);
+        }
+    }
 }
