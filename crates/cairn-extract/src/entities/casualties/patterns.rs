@@ -105,9 +105,13 @@ fn after(verb: &str, hedge: &str, num: &str) -> String {
 
 /// Every phrasing, English first; a slot keeps the first count that fills it.
 pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
-    let fr_num = format!("{INTL_DIGITS}|{FR_NUM}");
-    let es_num = format!("{INTL_DIGITS}|{ES_NUM}");
-    let de_num = format!("{INTL_DIGITS}|{DE_NUM}");
+    let mut all = english();
+    all.extend(other_languages());
+    all
+});
+
+/// English phrasings.
+fn english() -> Vec<Pattern> {
     vec![
         pattern(
             before(
@@ -143,6 +147,15 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             EN_NEEDS,
             None,
         ),
+    ]
+}
+
+/// French, Spanish, German and Arabic phrasings.
+fn other_languages() -> Vec<Pattern> {
+    let fr_num = format!("{INTL_DIGITS}|{FR_NUM}");
+    let es_num = format!("{INTL_DIGITS}|{ES_NUM}");
+    let de_num = format!("{INTL_DIGITS}|{DE_NUM}");
+    vec![
         pattern(
             before(
                 FR_HEDGE,
@@ -222,7 +235,7 @@ pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             None,
         ),
     ]
-});
+}
 
 /// What every pattern needs one of: most captions count no dead or injured, and their
 /// text is not searched further.
