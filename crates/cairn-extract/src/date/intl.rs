@@ -5,6 +5,7 @@
 
 use std::sync::LazyLock;
 
+use aho_corasick::AhoCorasick;
 use cairn_model::Precision;
 use regex::Regex;
 
@@ -133,9 +134,119 @@ fn arabic_month(name: &str) -> Option<u8> {
     Some(n)
 }
 
+/// The languages, in the order of the patterns' lists below.
+const FR: u8 = 1;
+const ES: u8 = 2;
+const DE: u8 = 4;
+const AR: u8 = 8;
+
+/// Month names of each language (German ones that English shares are left out: a
+/// German day needs a digit and a full stop before them, checked apart).
+const MONTH_WORDS: &[(&str, u8)] = &[
+    ("janvier", FR),
+    ("février", FR),
+    ("fevrier", FR),
+    ("mars", FR),
+    ("avril", FR),
+    ("mai", FR | DE),
+    ("juin", FR),
+    ("juillet", FR),
+    ("août", FR),
+    ("aout", FR),
+    ("septembre", FR),
+    ("octobre", FR),
+    ("novembre", FR),
+    ("décembre", FR),
+    ("decembre", FR),
+    ("janv.", FR),
+    ("févr.", FR),
+    ("avr.", FR),
+    ("juil.", FR),
+    ("sept.", FR),
+    ("oct.", FR),
+    ("nov.", FR),
+    ("déc.", FR),
+    ("enero", ES),
+    ("febrero", ES),
+    ("marzo", ES),
+    ("abril", ES),
+    ("mayo", ES),
+    ("junio", ES),
+    ("julio", ES),
+    ("agosto", ES),
+    ("septiembre", ES),
+    ("setiembre", ES),
+    ("octubre", ES),
+    ("noviembre", ES),
+    ("diciembre", ES),
+    ("januar", DE),
+    ("jänner", DE),
+    ("februar", DE),
+    ("feber", DE),
+    ("märz", DE),
+    ("maerz", DE),
+    ("juni", DE),
+    ("juli", DE),
+    ("oktober", DE),
+    ("dezember", DE),
+    // Capitals the ASCII case folding of the scan does not reach.
+    ("FÉVRIER", FR),
+    ("AOÛT", FR),
+    ("DÉCEMBRE", FR),
+    ("FÉVR.", FR),
+    ("DÉC.", FR),
+    ("MÄRZ", DE),
+    ("JÄNNER", DE),
+    ("okt.", DE),
+    ("dez.", DE),
+];
+
+static MONTH_SCAN: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .ascii_case_insensitive(true)
+        .build(MONTH_WORDS.iter().map(|(w, _)| *w))
+        .unwrap()
+});
+
+/// Which languages' month names `text` holds as words, so the patterns of the others
+/// are not run (an English caption runs none of them, short of a word like "Mars").
+pub fn languages(text: &str) -> u8 {
+    let b = text.as_bytes();
+    let mut found = 0;
+    for m in MONTH_SCAN.find_iter(text) {
+        let before_ok = m.start() == 0 || !b[m.start() - 1].is_ascii_alphabetic();
+        let after_ok = b.get(m.end()).is_none_or(|c| !c.is_ascii_alphabetic());
+        if before_ok && after_ok {
+            found |= MONTH_WORDS[m.pattern().as_usize()].1;
+        }
+    }
+    if !text.is_ascii() && text.chars().any(|c| ('\u{600}'..='\u{6ff}').contains(&c)) {
+        found |= AR;
+    }
+    // "24. November 2016": German months English shares, after a day and a full stop.
+    if DE_SHARED.is_match(text) {
+        found |= DE;
+    }
+    found
+}
+
+static DE_SHARED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9]\.\s*(?:April|August|September|November|Jan\.|Feb\.|Aug\.|Sept\.|Nov\.)")
+        .unwrap()
+});
+
 /// Every form of a day of the four languages in `text`.
-pub fn scan_days(text: &str, out: &mut Vec<Found>) {
-    for re in [&*FR_DAY, &*ES_DAY, &*DE_DAY, &*AR_DAY] {
+pub fn scan_days(text: &str, langs: u8, out: &mut Vec<Found>) {
+    for (lang, re) in [
+        (FR, &*FR_DAY),
+        (ES, &*ES_DAY),
+        (DE, &*DE_DAY),
+        (AR, &*AR_DAY),
+    ] {
+        if langs & lang == 0 {
+            continue;
+        }
         for c in re.captures_iter(text) {
             let (d, m, y) = (c.get(1).unwrap(), c.get(2).unwrap(), c.get(3).unwrap());
             let day = if d.as_str().eq_ignore_ascii_case("1er") {
@@ -153,13 +264,16 @@ pub fn scan_days(text: &str, out: &mut Vec<Found>) {
 }
 
 /// Every form of a month of the four languages in `text`.
-pub fn scan_months(text: &str, out: &mut Vec<Found>) {
-    for re in [
-        &*FR_MONTH_YEAR,
-        &*ES_MONTH_YEAR,
-        &*DE_MONTH_YEAR,
-        &*AR_MONTH_YEAR,
+pub fn scan_months(text: &str, langs: u8, out: &mut Vec<Found>) {
+    for (lang, re) in [
+        (FR, &*FR_MONTH_YEAR),
+        (ES, &*ES_MONTH_YEAR),
+        (DE, &*DE_MONTH_YEAR),
+        (AR, &*AR_MONTH_YEAR),
     ] {
+        if langs & lang == 0 {
+            continue;
+        }
         for c in re.captures_iter(text) {
             let (m, y) = (c.get(1).unwrap(), c.get(2).unwrap());
             let v = match (month_of(m.as_str()), digits(y.as_str())) {

@@ -77,10 +77,15 @@ pub fn find_all(text: &str) -> Vec<DateValue> {
 
 /// [`find_all`] without the check for a year's digits.
 fn scan(text: &str) -> Vec<DateValue> {
+    scan_languages(text, intl::languages(text))
+}
+
+/// [`scan`] trying the forms of the languages in `langs` only.
+fn scan_languages(text: &str, langs: u8) -> Vec<DateValue> {
     let mut found: Vec<Found> = Vec::new();
     english::scan_days(text, &mut found);
-    intl::scan_days(text, &mut found);
-    intl::scan_months(text, &mut found);
+    intl::scan_days(text, langs, &mut found);
+    intl::scan_months(text, langs, &mut found);
     english::scan_months_years(text, &mut found);
     let mut out: Vec<DateValue> = found
         .into_iter()
@@ -368,6 +373,22 @@ mod tests {
             value("أطفال في إدلب، \u{6f5} أيار \u{6f2}\u{6f0}\u{6f1}\u{6f9}"),
             day("2019-05-05")
         );
+        assert_eq!(
+            value("Une rue d'Alep, le 3 nov. 2016. (AFP / X)"),
+            day("2016-11-03")
+        );
+        assert_eq!(
+            value("Ein Markt in Kiew, 24. Nov. 2022."),
+            day("2022-11-24")
+        );
+        assert_eq!(
+            value("Ein Markt in Kiew, 24. November 2022."),
+            day("2022-11-24")
+        );
+        assert_eq!(
+            value("Un mercado en Gaza, 3 de ABRIL de 2024."),
+            day("2024-04-03")
+        );
         // A day without a year is no date.
         assert_eq!(value("Une rue d'Alep, le 3 mars. (AFP / X)"), None);
         assert_eq!(value("Ein Mann steht am 3. März vor seinem Haus."), None);
@@ -421,6 +442,27 @@ mod tests {
             if let Some(d) = d {
                 proptest::prop_assert_eq!(&text[d.span.start..d.span.end], d.text);
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Trying only the languages whose month names the text holds loses no date.
+        #[test]
+        fn the_language_check_loses_no_date(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "le ", "1er ", "3 ", "24. ", "de ", "del ", "Nov. ", "nov. ", "novembre ",
+                "noviembre ", "November ", "März ", "mars ", "Mars", "mai ", "main ", "julio ",
+                "Juli ", "أبريل ", "تموز/يوليو ", "\u{662}\u{664} ", "2016", "en ", "im ",
+                "في ", "x", " ", ", ", "ABRIL ", "Okt. ", "déc. ", "AOÛT ", "MÄRZ ",
+            ]), 0..10)
+        ) {
+            let text: String = parts.concat();
+            let gated: Vec<_> = scan(&text).into_iter().map(|d| (d.value, d.span)).collect();
+            let all: Vec<_> = scan_languages(&text, u8::MAX)
+                .into_iter()
+                .map(|d| (d.value, d.span))
+                .collect();
+            proptest::prop_assert_eq!(gated, all);
         }
     }
 
