@@ -15,7 +15,7 @@
 //! [`crate::MAX_BUCKET`] distinct texts of the key, see [`crate::Eligible`]).
 
 use crate::Features;
-use crate::near::MIN_WORDS;
+use crate::features::MIN_WORDS;
 
 /// Bytes of [`Sketch::to_bytes`].
 pub const SKETCH_BYTES: usize = 4 + 4 + 1 + 32 + 32 + 64;
@@ -141,7 +141,7 @@ impl Sketch {
 
 /// Whether every word of the shorter identity `s` may be found in the longer `l`.
 fn words_may_match(s: &Sketch, l: &Sketch) -> bool {
-    crate::near::word_sets_may_match(&s.word_bits, &s.exact_bits, s.truncated, &l.word_bits)
+    crate::verify::word_sets_may_match(&s.word_bits, &s.exact_bits, s.truncated, &l.word_bits)
 }
 
 /// A text's distinct LSH keys ([`crate::band_keys`]), each with its band bits (bit `i`

@@ -6,8 +6,12 @@
 #![warn(missing_docs)]
 
 mod compact;
+mod features;
 pub mod groups;
+mod identity;
+mod keys;
 pub mod near;
+mod verify;
 
 use unicode_normalization::UnicodeNormalization;
 
