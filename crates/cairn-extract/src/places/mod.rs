@@ -6,9 +6,9 @@ mod candidates;
 mod lexicon;
 mod resolve;
 mod scene;
-mod tokens;
 #[cfg(test)]
 mod tests;
+mod tokens;
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{Place, PlaceKind, Span};

@@ -145,15 +145,28 @@ fn regions_resolve_to_themselves() {
     for (caption, name) in [
         ("Children play in a camp in Darfur on Monday. AFP", "Darfur"),
         ("Shelling continues in the Donbas on Monday. AFP", "Donbas"),
-        ("Smoke rises over Eastern Ghouta on Monday. AFP", "Eastern Ghouta"),
-        ("A boy walks through rubble in the Gaza Strip. AFP", "Gaza Strip"),
-        ("Settlers march in the West Bank on Friday. AFP", "West Bank"),
+        (
+            "Smoke rises over Eastern Ghouta on Monday. AFP",
+            "Eastern Ghouta",
+        ),
+        (
+            "A boy walks through rubble in the Gaza Strip. AFP",
+            "Gaza Strip",
+        ),
+        (
+            "Settlers march in the West Bank on Friday. AFP",
+            "West Bank",
+        ),
     ] {
         let got = scene(caption).map(|s| s.0);
         assert_eq!(got.as_deref(), Some(name), "{caption}");
     }
     // `Gaza` alone is Gaza City, never the Palestinian territories' centre.
-    assert_scene("Palestinians walk through rubble in Gaza. AFP", "Gaza", "PS");
+    assert_scene(
+        "Palestinians walk through rubble in Gaza. AFP",
+        "Gaza",
+        "PS",
+    );
 }
 
 #[test]
@@ -191,4 +204,20 @@ fn scene_words_in_french_spanish_and_german() {
         "Aleppo",
         "SY",
     );
+}
+
+#[test]
+fn arabic_places_come_from_prepositions_and_lookups() {
+    // No capitals in Arabic: the preposition opens the mention, and the article and
+    // taa marbuta fold away.
+    let (conf, reason) = assert_scene(
+        "أطفال يلعبون في مخيم للنازحين في دارفور، يوم الاثنين. (أ ف ب)",
+        "Darfur",
+        "SD",
+    );
+    assert_eq!(conf, Confidence::Medium);
+    assert_eq!(reason, "في دارفور");
+    // A word that is no place after a preposition gives nothing.
+    let r = extractor().extract("أطفال يلعبون في الشارع يوم الاثنين.");
+    assert!(r.location.is_none(), "{:?}", r.location);
 }
