@@ -245,6 +245,7 @@ impl Scan<'_> {
         if stray {
             for m in &mut out[first..] {
                 m.partial = true;
+                m.role = Role::Name;
             }
         }
     }
@@ -259,6 +260,10 @@ impl Scan<'_> {
         settlement_after: bool,
     ) -> Option<Mention> {
         let toks = self.toks;
+        // A name begins with a capital (or a glued article, or in Arabic anywhere).
+        if !toks[k].cap && !self.lower_at(k).contains('-') && !is_arabic(self.word(k)) {
+            return None;
+        }
         if !toks[end].cap && !self.lower_at(end).contains('-') && !is_arabic(self.word(end)) {
             return None;
         }
@@ -334,7 +339,16 @@ impl Scan<'_> {
             return (exact.to_vec(), exact.len());
         }
         let in_context = |c: &PlaceId| self.context.contains_key(self.g.entry(*c).country.as_str());
-        if !exact.is_empty() && (self.context.is_empty() || exact.iter().any(in_context)) {
+        // A city or a region bearing the name as its own is meant, wherever it is.
+        let known = |c: &PlaceId| {
+            let e = self.g.entry(*c);
+            e.folded == folded
+                && (e.population >= 100_000
+                    || matches!(e.kind, PlaceKind::Admin1 | PlaceKind::Region))
+        };
+        if !exact.is_empty()
+            && (self.context.is_empty() || exact.iter().any(in_context) || exact.iter().any(known))
+        {
             return (exact.to_vec(), exact.len());
         }
         let mut v = exact.to_vec();
@@ -381,7 +395,7 @@ impl Scan<'_> {
             .is_some_and(|w| super::lexicon::CUES.contains(w) || ARABIC_CUES.contains(w))
             || word_refs
                 .get(1)
-                .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de"))
+                .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
             || before.trim_end().ends_with([',', '،']);
         // Where the cue words begin: up to two words back.
         // Where the cue words begin: the preposition (with `north of`, `city of`, two
@@ -439,17 +453,19 @@ impl Scan<'_> {
 /// (what holds them). A possessive that holds no mention right after it is dropped.
 pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
     mentions.retain({
-        let spans: Vec<Span> = mentions.iter().map(|m| m.span).collect();
+        // A possessive holds the next mention only when that is a place of its own
+        // ("Saudi Arabia's Salem al-Dawsari" holds a person).
+        let spans: Vec<Option<Span>> = mentions
+            .iter()
+            .map(|m| (!m.partial).then_some(m.span))
+            .collect();
         let mut idx = 0;
         move |m| {
             let i = idx;
             idx += 1;
             !m.container
-                || spans.get(i + 1).is_some_and(|n| {
-                    text[m.span.end..n.start].trim() == "'s"
-                        || text[m.span.end..n.start].trim() == "’s"
-                        || text[m.span.end..n.start].trim() == "'"
-                        || text[m.span.end..n.start].trim() == "’"
+                || spans.get(i + 1).copied().flatten().is_some_and(|n| {
+                    matches!(text[m.span.end..n.start].trim(), "'s" | "’s" | "'" | "’")
                 })
         }
     });
@@ -473,7 +489,7 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
                 mentions[m + 1].role = mentions[m].role;
                 mentions[m + 1].cue_start = mentions[m].cue_start;
             }
-        } else if matches!(g_trim, "in" | "à" | "en" | "في") && mentions[m].role.is_scene() {
+        } else if is_holding_gap(g_trim) && mentions[m].role.is_scene() {
             mentions[m].within = Some(m + 1);
         }
     }
@@ -502,5 +518,37 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
                     | "occupied"
                     | "in"
             )
+        })
+}
+
+/// What may stand between a place and the one that holds it or lies near it: `X in Y`,
+/// `X, in Y`, `X camp in Y`, `X village, near Y`.
+fn is_holding_gap(gap: &str) -> bool {
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some((last, kinds)) = words.split_last() else {
+        return false;
+    };
+    matches!(*last, "in" | "à" | "en" | "في" | "near" | "outside")
+        && kinds.len() <= 2
+        && kinds.iter().all(|w| {
+            is_settlement_word(w)
+                || kind_hint(w).is_some()
+                || matches!(
+                    *w,
+                    "refugee"
+                        | "displacement"
+                        | "idp"
+                        | "shopping"
+                        | "area"
+                        | "front"
+                        | "line"
+                        | "market"
+                        | "industrial"
+                        | "residential"
+                        | "old"
+                )
         })
 }

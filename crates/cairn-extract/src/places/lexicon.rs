@@ -9,10 +9,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::text::lowered;
 
 /// Lower-case words that may stand inside a place name.
+/// (Not the bare `an`, `as`, `at`, `en`: in English, French and Spanish those stand between
+/// two names far more often than inside one: `the Kumbh Mela at Haridwar`, `Homs en Siria`.)
 pub(super) const PARTICLES: &[&str] = &[
-    "al", "el", "an", "ad", "as", "ash", "ar", "at", "az", "al-", "el-", "an-", "ad-", "as-",
-    "ash-", "ar-", "at-", "az-", "bin", "ibn", "de", "del", "la", "le", "du", "da", "di", "of",
-    "sur", "en",
+    "al", "el", "ad", "ash", "ar", "az", "al-", "el-", "an-", "ad-", "as-", "ash-", "ar-", "at-",
+    "az-", "bin", "ibn", "de", "del", "la", "le", "du", "da", "di", "of", "sur",
 ];
 
 /// Words before a mention that say "a place follows".
@@ -356,6 +357,18 @@ pub(super) const STOP: &[&str] = &[
     "photos",
     "family",
     "families",
+    "downtown",
+    "chapel",
+    "palace",
+    "castle",
+    "abbey",
+    "temple",
+    "cathedral",
+    "shrine",
+    "monastery",
+    "basilica",
+    "uptown",
+    "midtown",
     "shi'ite",
     "shiite",
     "shi'ites",
@@ -497,6 +510,8 @@ pub(super) enum Role {
     Border,
     /// A team or side (`against Senegal`).
     Team,
+    /// Part of another name: an event's, an organisation's (`China National Day`).
+    Name,
     /// Named without a locative word.
     Bare,
     /// After a weak locative word (`of`, `to`, `across`).
@@ -510,6 +525,11 @@ pub(super) enum Role {
 }
 
 impl Role {
+    /// The rank of the role among places of the scene: `at X` sets it as `in X` does.
+    pub(super) fn rank(self) -> Role {
+        if self == Role::At { Role::In } else { self }
+    }
+
     /// Whether a place in this role can be the scene.
     pub(super) fn is_scene(self) -> bool {
         self >= Role::Bare
@@ -677,6 +697,11 @@ pub(super) fn role_of(before: &[&str]) -> Role {
                     | "afueras"
                     | "périphérie"
                     | "banlieue"
+                    | "außerhalb"
+                    | "nördlich"
+                    | "südlich"
+                    | "östlich"
+                    | "westlich"
             ) =>
         {
             Role::Near
@@ -717,6 +742,9 @@ pub(super) fn role_of(before: &[&str]) -> Role {
 pub(super) fn is_named_after_word(word: &str) -> bool {
     [
         "hospital",
+        "chapel",
+        "palace",
+        "cathedral",
         "street",
         "st",
         "road",

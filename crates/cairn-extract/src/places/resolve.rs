@@ -126,6 +126,7 @@ impl Resolution<'_> {
                 && (in_context
                     || (primary && e.population >= 500_000)
                     || (primary && located && e.population >= 100_000)
+                    || (located && e.population >= 200_000)
                     || (primary
                         && located
                         && matches!(e.kind, PlaceKind::Region | PlaceKind::Admin1))

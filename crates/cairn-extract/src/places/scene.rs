@@ -120,8 +120,8 @@ pub(super) fn reason_span(text: &str, mentions: &[Mention], mi: usize) -> Span {
 }
 
 /// Chooses the scene among `spots` (in text order): a place in the scene sentence (or
-/// the dateline) before others, then by tier, then the most specific, then the role,
-/// then the first. Sets its confidence and reason; a low one gets a warning.
+/// the dateline) before others, then by tier, then the most specific, then the role, then
+/// one qualified by a larger place (`in Windsor, Britain`), then the first. Sets its confidence and reason; a low one gets a warning.
 pub(super) fn choose(
     text: &str,
     spots: &[Spot],
@@ -138,7 +138,8 @@ pub(super) fn choose(
                 s.tier(),
                 std::cmp::Reverse(s.specificity()),
                 s.dateline,
-                s.role,
+                s.role.rank(),
+                s.qualified,
                 std::cmp::Reverse(i),
             )
         };
@@ -156,6 +157,7 @@ pub(super) fn choose(
             Role::Origin => "named only as where people came from",
             Role::Border => "named only as a border",
             Role::Team => "named only as a team or side",
+            Role::Name => "named only within another name",
             _ if spot.fallback => "located at the enclosing place",
             _ => "no word in the caption sets the scene there",
         };

@@ -221,3 +221,34 @@ fn arabic_places_come_from_prepositions_and_lookups() {
     let r = extractor().extract("أطفال يلعبون في الشارع يوم الاثنين.");
     assert!(r.location.is_none(), "{:?}", r.location);
 }
+
+#[test]
+fn at_and_in_rank_alike_and_a_qualified_place_wins_a_tie() {
+    // `at X` inside a longer run of capitals no longer swallows the preposition.
+    assert_scene(
+        "Pilgrims bathe during the Kumbh Mela at Haridwar, Uttarakhand, India, on Monday. EPA-EFE/JANE ROE",
+        "Haridwar",
+        "IN",
+    );
+    // A chapel is no place; the town qualified by its country is the scene.
+    assert_scene(
+        "Mourners arrive at St George's Chapel, in Windsor, Britain, on Saturday. AP Photo/Jane Roe",
+        "Windsor",
+        "GB",
+    );
+    // The qualified place before a bare mention of a larger one later.
+    assert_scene(
+        "Shops stay shut at Rafah, southern Gaza Strip, as officials in Gaza declare a day of mourning. AFP",
+        "Rafaḩ",
+        "PS",
+    );
+}
+
+#[test]
+fn a_camp_in_a_city_lies_near_that_city() {
+    let r = extractor().extract(
+        "Boys line up in the yard of a school at Shati refugee camp in Gaza City on Saturday. AP Photo/Jane Roe",
+    );
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.country.as_deref(), Some("PS"), "{loc:?}");
+}
