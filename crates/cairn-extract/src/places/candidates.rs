@@ -229,8 +229,18 @@ impl Scan<'_> {
         }
         // Other capitalised words in the run that are no place, particle or common word
         // make it a person's or an institution's name.
+        // A name in capitals after a name in title case is a credit's or a heading's,
+        // not part of it ("in Kabul BULENT KILIC/AFP").
+        let shouting = |t: usize| {
+            let w = self.word(t);
+            w.chars().filter(|c| c.is_alphabetic()).count() > 1
+                && !w.chars().any(char::is_lowercase)
+        };
+        let title_case = out[first..]
+            .iter()
+            .any(|m| m.text.chars().any(char::is_lowercase));
         let stray = (i..=j).any(|t| {
-            !covered[t - i] && {
+            !(covered[t - i] || title_case && shouting(t)) && {
                 let w = self.lower_at(t);
                 let (w, _) = strip_possessive(w);
                 !is_stop(w)
@@ -275,7 +285,13 @@ impl Scan<'_> {
             && end < j
             && toks[end + 1].cap
             && self.text[toks[end].span.end..toks[end + 1].span.start] == *" ";
-        if possessive && !container {
+        // "Kabul's old city", "Khartoum's airport": a part of the place, so the place.
+        let part = possessive
+            && !container
+            && toks
+                .get(end + 1)
+                .is_some_and(|t| !t.cap && is_place_part(&self.text[t.span.start..t.span.end]));
+        if possessive && !container && !part {
             return None;
         }
         let folded = fold(name);
@@ -292,8 +308,8 @@ impl Scan<'_> {
         if settlement_after && !whole_run && !container {
             return None;
         }
-        // "Nasser Hospital", "Damascus Street", "the Smith family": named after the place
-        // or the person, not the place itself.
+        // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place
+        // or the person, not the place itself ("a Baghdad street" is in Baghdad).
         if !possessive
             && toks
                 .get(end + 1)
@@ -362,6 +378,16 @@ impl Scan<'_> {
         (v, n)
     }
 
+    /// Whether a mention stands where a dateline does: nothing but a date or numbers
+    /// before it, a bracket, dash, bar or colon after (`Kiev (Ukraine), 29 décembre |`).
+    fn opens_as_dateline(&self, before: &str, span: Span) -> bool {
+        let after = &self.text[span.end..];
+        !before.chars().any(char::is_alphabetic)
+            && [" (", " -", " –", " —", ":", " |", "("]
+                .iter()
+                .any(|p| after.starts_with(p))
+    }
+
     /// The mention at `span` with the words around it: its cue, role and kind hint.
     fn surroundings(
         &self,
@@ -383,8 +409,15 @@ impl Scan<'_> {
             .rev()
             .take(8)
             .map(|w| {
-                w.trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase()
+                let w = w
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                // The elided French `d’`, `l’` are `de`, `le`.
+                match w.as_str() {
+                    "d" => "de".to_string(),
+                    "l" => "le".to_string(),
+                    _ => w,
+                }
             })
             .take_while(|w| !w.is_empty())
             .collect();
@@ -396,7 +429,9 @@ impl Scan<'_> {
             || word_refs
                 .get(1)
                 .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
-            || before.trim_end().ends_with([',', '،']);
+            || before.trim_end().ends_with([',', '،'])
+            || self.opens_as_dateline(before, span)
+            || role > Role::Bare;
         // Where the cue words begin: up to two words back.
         // Where the cue words begin: the preposition (with `north of`, `city of`, two
         // words) and the articles after it.
@@ -551,4 +586,37 @@ fn is_holding_gap(gap: &str) -> bool {
                         | "old"
                 )
         })
+}
+
+/// Lower-case words after a possessive that name a part of the place
+/// (`Kabul's old city`, `Khartoum's airport`).
+fn is_place_part(word: &str) -> bool {
+    matches!(
+        word,
+        "old"
+            | "airport"
+            | "outskirts"
+            | "suburbs"
+            | "suburb"
+            | "centre"
+            | "center"
+            | "downtown"
+            | "port"
+            | "countryside"
+            | "northern"
+            | "southern"
+            | "eastern"
+            | "western"
+            | "northeastern"
+            | "northwestern"
+            | "southeastern"
+            | "southwestern"
+            | "central"
+            | "main"
+            | "historic"
+            | "city"
+            | "streets"
+            | "largest"
+            | "biggest"
+    )
 }

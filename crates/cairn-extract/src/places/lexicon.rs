@@ -54,7 +54,11 @@ pub(super) const CUES: &[&str] = &[
     "eastern",
     "western",
     "central",
-    // French, Spanish, German: the prepositions that set a scene.
+    // French, Spanish, German: the prepositions that set a scene, and `of`.
+    "de",
+    "du",
+    "del",
+    "von",
     "à",
     "au",
     "aux",
@@ -358,6 +362,10 @@ pub(super) const STOP: &[&str] = &[
     "family",
     "families",
     "downtown",
+    "golfe",
+    "cover",
+    "villa",
+    "golfo",
     "chapel",
     "palace",
     "castle",
@@ -697,6 +705,10 @@ pub(super) fn role_of(before: &[&str]) -> Role {
                     | "afueras"
                     | "périphérie"
                     | "banlieue"
+                    | "près"
+                    | "proximité"
+                    | "cerca"
+                    | "alrededores"
                     | "außerhalb"
                     | "nördlich"
                     | "südlich"
@@ -740,40 +752,44 @@ pub(super) fn role_of(before: &[&str]) -> Role {
 /// Words after a name that make it an institution or a street named after someone or
 /// something (`Nasser Hospital`, `Damascus Street`): not the place of that name.
 pub(super) fn is_named_after_word(word: &str) -> bool {
-    [
-        "hospital",
-        "chapel",
-        "palace",
-        "cathedral",
-        "street",
-        "st",
-        "road",
-        "avenue",
-        "boulevard",
-        "school",
-        "university",
-        "college",
-        "mosque",
-        "church",
-        "cathedral",
-        "highway",
-        "square",
-        "family",
-        "families",
-        "clan",
-        "tribe",
-        "club",
-        "fc",
-        "brigade",
-        "brigades",
-        "battalion",
-        "company",
-        "hotel",
-        "institute",
-        "foundation",
-        "prize",
-        "award",
-    ]
-    .iter()
-    .any(|w| word.eq_ignore_ascii_case(w))
+    // A family is named whatever the case; an institution or a street only with its
+    // capital (`a Baghdad street`, `the Khan Younis hospital` are in those places).
+    if ["family", "families", "clan", "tribe"]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
+    {
+        return true;
+    }
+    word.starts_with(|c: char| c.is_uppercase())
+        && [
+            "hospital",
+            "chapel",
+            "palace",
+            "cathedral",
+            "street",
+            "st",
+            "road",
+            "avenue",
+            "boulevard",
+            "school",
+            "university",
+            "college",
+            "mosque",
+            "church",
+            "highway",
+            "square",
+            "club",
+            "fc",
+            "brigade",
+            "brigades",
+            "battalion",
+            "company",
+            "hotel",
+            "institute",
+            "foundation",
+            "prize",
+            "award",
+        ]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
 }

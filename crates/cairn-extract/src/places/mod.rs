@@ -69,7 +69,7 @@ impl<'g> Resolver<'g> {
     /// Finds the places in `text`; `mask` covers what other fields already own (credit,
     /// organisations, people, quotations); `scene` is the span of the scene sentence.
     pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
-        let toks = tokens(text);
+        let toks = tokens::split_elisions(text, tokens(text));
         // Each token in lower case, made once: the steps below read them several times.
         let lower = Lower::new(text, &toks);
         let context = self.context(text, &toks, &lower, mask);

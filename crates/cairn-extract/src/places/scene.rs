@@ -90,6 +90,10 @@ pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
         || (qualified
             && text[end..].starts_with(' ')
             && after.chars().next().is_some_and(char::is_uppercase))
+        // "Kiev (Ukraine), 29 décembre |", "Lagos, 12 March": a place, then the date.
+        || after
+            .strip_prefix(',')
+            .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
         || (m
             .text
             .chars()
@@ -131,7 +135,12 @@ pub(super) fn choose(
     let in_scene = |s: &Spot| {
         s.dateline || (s.place.span.start >= scene.start && s.place.span.end <= scene.end)
     };
-    let best = spots.iter().enumerate().max_by(|(ia, a), (ib, b)| {
+    // A place named only inside another name (`China National Day`) is never the scene.
+    let scene_spots = spots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.role != Role::Name);
+    let best = scene_spots.max_by(|(ia, a), (ib, b)| {
         let key = |i: usize, s: &Spot| {
             (
                 in_scene(s),

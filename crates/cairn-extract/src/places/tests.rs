@@ -252,3 +252,47 @@ fn a_camp_in_a_city_lies_near_that_city() {
     let loc = r.location.expect("a location");
     assert_eq!(loc.country.as_deref(), Some("PS"), "{loc:?}");
 }
+
+#[test]
+fn french_elisions_and_headline_datelines() {
+    // `d’Alep` names Aleppo; `près de` is near.
+    assert_scene(
+        "Des secouristes fouillent les décombres dans le quartier Salihin d’Alep, le 4 mai 2016. (AFP / Jean Roe)",
+        "Aleppo",
+        "SY",
+    );
+    assert_scene(
+        "Un immeuble brûle dans la ville d’Irpin, près de Kiev, le 4 mars 2022. AFP",
+        "Irpin",
+        "UA",
+    );
+    // A headline place in brackets with its country, then the date.
+    let (conf, _) = assert_scene(
+        "Alep (Syrie), 3 janvier | Des tentes inondées dans un camp de déplacés.",
+        "Aleppo",
+        "SY",
+    );
+    assert_eq!(conf, Confidence::High);
+}
+
+#[test]
+fn parts_of_a_place_and_credits_in_capitals() {
+    // A possessive before a lower-case part of the place names the place.
+    assert_scene(
+        "Fighters patrol a market in Kabul's old city on Friday. JOHN ROE/AP",
+        "Kabul",
+        "AF",
+    );
+    // Words in capitals after a place in title case are not part of its name.
+    assert_scene(
+        "A boy walks home in Kabul BY NIGHT, a series by Jane Roe.",
+        "Kabul",
+        "AF",
+    );
+    // A street in lower case lies in the city it is named with.
+    assert_scene(
+        "A man is dragged into a Baghdad street by a crowd on Monday. AP Photo/Jane Roe",
+        "Baghdad",
+        "IQ",
+    );
+}

@@ -109,6 +109,27 @@ pub(super) fn ascii_tokens(text: &[u8]) -> Vec<Tok> {
     out
 }
 
+/// Tokens with a French elided article or preposition before a name (`d’Alep`,
+/// `l’Ukraine`) begin at the name, capitalised: the elision is a word of its own.
+pub(super) fn split_elisions(text: &str, mut toks: Vec<Tok>) -> Vec<Tok> {
+    if !text.contains(['\'', '’']) {
+        return toks;
+    }
+    for t in &mut toks {
+        let w = &text[t.span.start..t.span.end];
+        for p in ["d'", "d’", "l'", "l’", "qu'", "qu’", "j'", "j’"] {
+            if let Some(rest) = w.strip_prefix(p) {
+                if rest.starts_with(char::is_uppercase) {
+                    t.span = Span::new(t.span.start + p.len(), t.span.end);
+                    t.cap = true;
+                }
+                break;
+            }
+        }
+    }
+    toks
+}
+
 pub(super) fn strip_possessive(s: &str) -> (&str, bool) {
     for suf in ["'s", "’s", "s'", "s’"] {
         if let Some(x) = s.strip_suffix(suf) {
