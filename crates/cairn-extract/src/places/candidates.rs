@@ -399,28 +399,7 @@ impl Scan<'_> {
         container: bool,
     ) -> Mention {
         let before = &self.text[..span.start];
-        // The words before, in lower case, nearest first, up to the clause's start.
-        let clause_start = before
-            .rfind(['.', ';', ':', '|', '(', '\n', '؛'])
-            .map_or(0, |p| p + 1);
-        let clause = &before[clause_start..];
-        let words: Vec<String> = clause
-            .split_whitespace()
-            .rev()
-            .take(8)
-            .map(|w| {
-                let w = w
-                    .trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase();
-                // The elided French `d’`, `l’` are `de`, `le`.
-                match w.as_str() {
-                    "d" => "de".to_string(),
-                    "l" => "le".to_string(),
-                    _ => w,
-                }
-            })
-            .take_while(|w| !w.is_empty())
-            .collect();
+        let (clause_start, words) = words_before(before);
         let word_refs: Vec<&str> = words.iter().map(String::as_str).collect();
         let role = role_of(&word_refs);
         let cue = word_refs
@@ -432,28 +411,7 @@ impl Scan<'_> {
             || before.trim_end().ends_with([',', '،'])
             || self.opens_as_dateline(before, span)
             || role > Role::Bare;
-        // Where the cue words begin: up to two words back.
-        // Where the cue words begin: the preposition (with `north of`, `city of`, two
-        // words) and the articles after it.
-        let take = if role > Role::Bare && !word_refs.is_empty() {
-            let skipped = modifiers_before(&word_refs);
-            let of = word_refs
-                .get(skipped)
-                .is_some_and(|w| matches!(*w, "of" | "de" | "del" | "du" | "von"));
-            (skipped + 1 + usize::from(of && word_refs.len() > skipped + 1)).min(word_refs.len())
-        } else {
-            0
-        };
-        let trimmed = before.trim_end();
-        let cue_start = if take == 0 {
-            span.start
-        } else {
-            trimmed
-                .rmatch_indices(char::is_whitespace)
-                .nth(take - 1)
-                .map_or(clause_start, |(p, _)| p + 1)
-                .max(clause_start)
-        };
+        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
             .split_whitespace()
             .next()
@@ -618,5 +576,51 @@ fn is_place_part(word: &str) -> bool {
             | "streets"
             | "largest"
             | "biggest"
+    )
+}
+
+/// The start of the clause before a mention, and its words in lower case, nearest first
+/// (at most eight; the elided French `d’`, `l’` read as `de`, `le`).
+fn words_before(before: &str) -> (usize, Vec<String>) {
+    let clause_start = before
+        .rfind(['.', ';', ':', '|', '(', '\n', '؛'])
+        .map_or(0, |p| p + 1);
+    let words = before[clause_start..]
+        .split_whitespace()
+        .rev()
+        .take(8)
+        .map(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            match w.as_str() {
+                "d" => "de".to_string(),
+                "l" => "le".to_string(),
+                _ => w,
+            }
+        })
+        .take_while(|w| !w.is_empty())
+        .collect();
+    (clause_start, words)
+}
+
+/// Where the words that gave a mention its role begin: the preposition (with `north of`,
+/// `city of`, two words) and the articles after it; none for a bare name.
+fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> Option<usize> {
+    if role <= Role::Bare || words.is_empty() {
+        return None;
+    }
+    let skipped = modifiers_before(words);
+    let of = words
+        .get(skipped)
+        .is_some_and(|w| matches!(*w, "of" | "de" | "del" | "du" | "von"));
+    let take = (skipped + 1 + usize::from(of && words.len() > skipped + 1)).min(words.len());
+    Some(
+        before
+            .trim_end()
+            .rmatch_indices(char::is_whitespace)
+            .nth(take - 1)
+            .map_or(clause_start, |(p, _)| p + 1)
+            .max(clause_start),
     )
 }

@@ -609,6 +609,58 @@ pub(super) fn modifiers_before(before: &[&str]) -> usize {
     before.iter().take_while(|w| MODIFIERS.contains(w)).count()
 }
 
+/// Words before `of` (`de`, `von`) that put a place near the scene: `outskirts of X`.
+const NEAR_OF: &[&str] = &[
+    "outskirts",
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "edge",
+    "suburbs",
+    "nord",
+    "sud",
+    "norte",
+    "sur",
+    "afueras",
+    "périphérie",
+    "banlieue",
+    "près",
+    "proximité",
+    "cerca",
+    "alrededores",
+    "außerhalb",
+    "nördlich",
+    "südlich",
+    "östlich",
+    "westlich",
+];
+
+/// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
+const KIND_OF: &[&str] = &[
+    "city",
+    "town",
+    "village",
+    "province",
+    "district",
+    "neighbourhood",
+    "neighborhood",
+    "camp",
+    "region",
+    "capital",
+    "ville",
+    "quartier",
+    "ciudad",
+    "barrio",
+    "localidad",
+    "provincia",
+    "stadt",
+];
+
 /// Prepositions that place what they govern: past one, earlier words speak of
 /// another place.
 fn is_locative(w: &str) -> bool {
@@ -684,65 +736,9 @@ pub(super) fn role_of(before: &[&str]) -> Role {
             Role::Near
         }
         "nearby" if w(1) == "in" => Role::In,
-        "of" | "de" | "del" | "du" | "des" | "von"
-            if matches!(
-                w(1),
-                "outskirts"
-                    | "north"
-                    | "south"
-                    | "east"
-                    | "west"
-                    | "northeast"
-                    | "northwest"
-                    | "southeast"
-                    | "southwest"
-                    | "edge"
-                    | "suburbs"
-                    | "nord"
-                    | "sud"
-                    | "norte"
-                    | "sur"
-                    | "afueras"
-                    | "périphérie"
-                    | "banlieue"
-                    | "près"
-                    | "proximité"
-                    | "cerca"
-                    | "alrededores"
-                    | "außerhalb"
-                    | "nördlich"
-                    | "südlich"
-                    | "östlich"
-                    | "westlich"
-            ) =>
-        {
-            Role::Near
-        }
-        "of" | "de" | "del" | "du" | "von"
-            if matches!(
-                w(1),
-                "city"
-                    | "town"
-                    | "village"
-                    | "province"
-                    | "district"
-                    | "neighbourhood"
-                    | "neighborhood"
-                    | "camp"
-                    | "region"
-                    | "capital"
-                    | "ville"
-                    | "quartier"
-                    | "ciudad"
-                    | "barrio"
-                    | "localidad"
-                    | "provincia"
-                    | "stadt"
-            ) =>
-        {
-            // "the besieged town of Douma", "la ciudad de Ataq": a place named as one.
-            Role::In
-        }
+        "of" | "de" | "del" | "du" | "des" | "von" if NEAR_OF.contains(&w(1)) => Role::Near,
+        // "the besieged town of Douma", "la ciudad de Ataq": a place named as one.
+        "of" | "de" | "del" | "du" | "von" if KIND_OF.contains(&w(1)) => Role::In,
         "" => Role::Bare,
         x if CUES.contains(&x) => Role::Weak,
         _ => Role::Bare,

@@ -232,6 +232,7 @@ impl<'g> Resolver<'g> {
             if settlement
                 && !covered
                 && !is_stop(&text[span.start..span.end].to_lowercase())
+                && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()
                 && j - i < 4
             {
                 let next = mentions.partition_point(|m| m.span.start < span.start);

@@ -49,6 +49,7 @@ impl Resolution<'_> {
             }
         }
         self.check_inside(mentions);
+        share_choices(mentions);
     }
 
     /// "Chester, Pa.": the place just before, separated by a comma, lies inside this one.
@@ -229,5 +230,24 @@ impl Resolution<'_> {
             s -= 15.0;
         }
         s
+    }
+}
+
+/// A name the caption places by what holds it (`Metochi village, near Epidaurus`) is the
+/// same place wherever else the caption names it (`Metochi (Greece), 23/07/2023`).
+fn share_choices(mentions: &mut [Mention]) {
+    for i in 0..mentions.len() {
+        let (Some(_), Some(c)) = (mentions[i].within, mentions[i].chosen) else {
+            continue;
+        };
+        for j in 0..mentions.len() {
+            if j != i
+                && mentions[j].within.is_none()
+                && mentions[j].folded == mentions[i].folded
+                && mentions[j].candidates.contains(&c)
+            {
+                mentions[j].chosen = Some(c);
+            }
+        }
     }
 }

@@ -296,3 +296,28 @@ fn parts_of_a_place_and_credits_in_capitals() {
         "IQ",
     );
 }
+
+#[test]
+fn a_name_placed_once_is_that_place_everywhere() {
+    // The dateline names a village with many namesakes; the sentence says which.
+    let r = extractor().extract(
+        "Metochi (Greece), 23/07/2023.- A firefighter tries to put out a wildfire at Metochi village, near Nafplio, Greece, 23 July 2023. EPA-EFE/JOHN ROE",
+    );
+    let ids: Vec<_> = r
+        .places
+        .iter()
+        .filter(|p| p.text == "Metochi")
+        .map(|p| p.gazetteer_id.clone())
+        .collect();
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.text, "Metochi");
+    assert!(
+        ids.iter().all(|i| *i == loc.gazetteer_id),
+        "{ids:?} {loc:?}"
+    );
+    // Near Nafplio (37.57 N, 22.80 E), not one of the other Metochis.
+    assert!(
+        (loc.lat - 37.6).abs() < 0.3 && (loc.lon - 22.9).abs() < 0.3,
+        "{loc:?}"
+    );
+}
