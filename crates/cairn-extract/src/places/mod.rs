@@ -199,8 +199,37 @@ impl<'g> Resolver<'g> {
         out
     }
 
-    /// Capitalised runs with a settlement word after them ("Tal Samin village") that
-    /// resolved to nothing.
+    /// Whether the run of capitals `span`, beginning at token `i`, follows a locative
+    /// preposition and comes just before a country or province the caption resolved
+    /// (`in Humera, Ethiopia`): a place the gazetteer lacks, inside that one.
+    fn placed_before_larger(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        i: usize,
+        span: Span,
+        mentions: &[Mention],
+    ) -> bool {
+        let locative = i > 0
+            && matches!(
+                &*text[toks[i - 1].span.start..toks[i - 1].span.end].to_lowercase(),
+                "in" | "at" | "near" | "à" | "en"
+            );
+        locative
+            && text[span.end..].starts_with(", ")
+            && mentions.iter().any(|m| {
+                m.span.start == span.end + 2
+                    && m.chosen.is_some_and(|c| {
+                        matches!(
+                            self.g.entry(c).kind,
+                            PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+                        )
+                    })
+            })
+    }
+
+    /// Capitalised runs that resolved to nothing but name a place: with a settlement
+    /// word after them ("Tal Samin village"), or placed in a larger one.
     fn unknown_places(
         &self,
         text: &str,
@@ -229,7 +258,7 @@ impl<'g> Resolver<'g> {
             let covered = mentions
                 .iter()
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
-            if settlement
+            if (settlement || self.placed_before_larger(text, toks, i, span, mentions))
                 && !covered
                 && !is_stop(&text[span.start..span.end].to_lowercase())
                 && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()

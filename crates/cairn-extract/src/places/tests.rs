@@ -321,3 +321,19 @@ fn a_name_placed_once_is_that_place_everywhere() {
         "{loc:?}"
     );
 }
+
+#[test]
+fn an_unknown_town_in_a_known_country_is_a_low_guess() {
+    let r = extractor().extract(
+        "A woman walks past shelled houses in Qaryat Zzyx, Ethiopia, on Sunday. AFP PHOTO / JOHN ROE",
+    );
+    let loc = r.location.expect("the country's point, said to be a guess");
+    assert_eq!(loc.country.as_deref(), Some("ET"));
+    assert_eq!(loc.text, "Qaryat Zzyx");
+    assert_eq!(loc.confidence, Some(Confidence::Low));
+    assert!(
+        r.warnings.iter().any(|w| w.contains("Qaryat Zzyx")),
+        "{:?}",
+        r.warnings
+    );
+}
