@@ -239,7 +239,14 @@ impl Scan<'_> {
         let title_case = out[first..]
             .iter()
             .any(|m| m.text.chars().any(char::is_lowercase));
-        let stray = (i..=j).any(|t| {
+        // What a possessive holds before a settlement word is a place the gazetteer
+        // lacks ("Homs's Qaryat Zzyx district"), not a person's name.
+        let last = if settlement_after && start > i {
+            start - 1
+        } else {
+            j
+        };
+        let stray = (i..=last).any(|t| {
             !(covered[t - i] || title_case && shouting(t)) && {
                 let w = self.lower_at(t);
                 let (w, _) = strip_possessive(w);
@@ -460,6 +467,7 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
                 || spans.get(i + 1).copied().flatten().is_some_and(|n| {
                     matches!(text[m.span.end..n.start].trim(), "'s" | "’s" | "'" | "’")
                 })
+                || holds_unknown_settlement(&text[m.span.end..])
         }
     });
     for m in 0..mentions.len().saturating_sub(1) {
@@ -623,4 +631,19 @@ fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> O
             .map_or(clause_start, |(p, _)| p + 1)
             .max(clause_start),
     )
+}
+
+/// Whether the text after a possessive is a run of capitalised words and a settlement
+/// word (`'s Qaryat Zzyx district`): a place the gazetteer lacks, held by the possessive.
+fn holds_unknown_settlement(after: &str) -> bool {
+    let mut words = after.split_whitespace().skip(1);
+    let mut n = 0;
+    for w in words.by_ref() {
+        if w.starts_with(char::is_uppercase) && n < 4 {
+            n += 1;
+            continue;
+        }
+        return n > 0 && is_settlement_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+    }
+    false
 }

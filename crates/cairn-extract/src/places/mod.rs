@@ -167,16 +167,17 @@ impl<'g> Resolver<'g> {
         for (next, span, name) in unknown {
             // The enclosing place: the first resolved one after it, or the one whose
             // possessive holds it ("Homs's Khalidiya district").
+            // (place, role, where the reason begins, whether a possessive holds it)
             let holder = mentions[..next]
                 .last()
                 .filter(|m| m.container && text[m.span.end..span.start].trim().len() <= 2)
-                .and_then(|m| m.chosen.map(|c| (c, m.role)))
+                .and_then(|m| m.chosen.map(|c| (c, m.role, m.cue_start, true)))
                 .or_else(|| {
                     mentions[next..]
                         .iter()
-                        .find_map(|m| m.chosen.map(|c| (c, m.role)))
+                        .find_map(|m| m.chosen.map(|c| (c, m.role, span.start, false)))
                 });
-            let Some((e, role)) = holder else {
+            let Some((e, role, from, held)) = holder else {
                 warnings.push(format!("place {name:?} is not in the gazetteer"));
                 continue;
             };
@@ -188,11 +189,11 @@ impl<'g> Resolver<'g> {
                 place: self.to_place(e, &name, span),
                 role: role.max(Role::Bare),
                 dateline: false,
-                qualified: false,
+                qualified: held,
                 fallback: true,
                 exact: true,
                 hinted: true,
-                reason: span,
+                reason: Span::new(from.min(span.start), span.end),
             });
         }
         out.sort_by_key(|s| s.place.span.start);
@@ -251,7 +252,15 @@ impl<'g> Resolver<'g> {
             {
                 j += 1;
             }
-            let span = Span::new(toks[i].span.start, toks[j].span.end);
+            let mut span = Span::new(toks[i].span.start, toks[j].span.end);
+            // "Homs's Zzyx district": the unknown name is what the possessive holds.
+            if let Some(held) = mentions
+                .iter()
+                .find(|m| m.container && m.chosen.is_some() && m.span.start == span.start)
+                .and_then(|m| toks[i..=j].iter().find(|t| t.span.start > m.span.end))
+            {
+                span = Span::new(held.span.start, span.end);
+            }
             let settlement = toks
                 .get(j + 1)
                 .is_some_and(|t| is_settlement_word(&text[t.span.start..t.span.end]));

@@ -337,3 +337,20 @@ fn an_unknown_town_in_a_known_country_is_a_low_guess() {
         r.warnings
     );
 }
+
+#[test]
+fn a_possessive_holding_an_unknown_district_says_so() {
+    let r = extractor()
+        .extract("Smoke rises over Homs's Qaryat Zzyx district after shelling on Monday. AFP");
+    let loc = r.location.expect("the holder's point");
+    assert_eq!(loc.name, "Homs");
+    assert_eq!(loc.text, "Qaryat Zzyx");
+    assert_eq!(loc.confidence, Some(Confidence::Low));
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("Qaryat Zzyx") && w.contains("Homs")),
+        "{:?}",
+        r.warnings
+    );
+}
