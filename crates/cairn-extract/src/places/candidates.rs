@@ -75,6 +75,24 @@ const ARABIC_CUES: &[&str] = &[
     "عند",
     "بلدات",
     "مدن",
+    "بمدينة",
+    "بمدينه",
+    "ببلدة",
+    "ببلده",
+    "بمنطقة",
+    "بمنطقه",
+    "بقرية",
+    "بقريه",
+    "بمحافظة",
+    "بمحافظه",
+    "بريف",
+    "بحي",
+    "بمخيم",
+    "وسط",
+    "شمالي",
+    "جنوبي",
+    "شرقي",
+    "غربي",
 ];
 
 fn is_arabic(word: &str) -> bool {
@@ -111,7 +129,7 @@ impl Scan<'_> {
         if t.cap {
             return true;
         }
-        if !is_arabic(self.word(i)) {
+        if !is_arabic(self.word(i)) || ARABIC_CUES.contains(&self.lower_at(i)) {
             return false;
         }
         // Capitals say nothing in Arabic: a locative word, a comma after a place, or a

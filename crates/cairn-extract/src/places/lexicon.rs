@@ -661,6 +661,37 @@ const KIND_OF: &[&str] = &[
     "stadt",
 ];
 
+/// The role an Arabic word before a name gives it: a preposition or a kind of place
+/// (`في`, `بمدينة`, `قرب`, `من`).
+fn arabic_role(w: &str) -> Option<Role> {
+    let kind = [
+        "مدينة",
+        "مدينه",
+        "بلدة",
+        "بلده",
+        "حي",
+        "مخيم",
+        "قرية",
+        "قريه",
+        "منطقة",
+        "منطقه",
+        "محافظة",
+        "محافظه",
+        "ريف",
+        "وسط",
+    ];
+    Some(match w {
+        "في" => Role::In,
+        "عند" => Role::At,
+        "قرب" | "بالقرب" | "شمال" | "جنوب" | "شرق" | "غرب" | "شمالي" | "جنوبي" | "شرقي"
+        | "غربي" => Role::Near,
+        "من" => Role::Origin,
+        _ if kind.contains(&w) => Role::In,
+        _ if w.strip_prefix('ب').is_some_and(|k| kind.contains(&k)) => Role::In,
+        _ => return None,
+    })
+}
+
 /// Prepositions that place what they govern: past one, earlier words speak of
 /// another place.
 fn is_locative(w: &str) -> bool {
@@ -714,6 +745,9 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     let skip = modifiers_before(before);
     let before = &before[skip..];
     let w = |i: usize| before.get(i).copied().unwrap_or("");
+    if let Some(role) = arabic_role(w(0)) {
+        return role;
+    }
     if w(0) == "from" || w(0) == "de" && ORIGIN_WORDS.contains(&w(1)) || is_origin(before) {
         return Role::Origin;
     }

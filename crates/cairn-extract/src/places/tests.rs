@@ -354,3 +354,16 @@ fn a_possessive_holding_an_unknown_district_says_so() {
         r.warnings
     );
 }
+
+#[test]
+fn arabic_kind_words_and_prefixed_prepositions_set_the_scene() {
+    let (conf, reason) = assert_scene(
+        "نازحون يصلون إلى مخيم بمنطقة دارفور يوم الاثنين",
+        "Darfur",
+        "SD",
+    );
+    assert_eq!(conf, Confidence::Medium);
+    assert_eq!(reason, "بمنطقة دارفور");
+    let (conf, _) = assert_scene("أطفال يلعبون قرب دونباس يوم الاثنين", "Donbas", "UA");
+    assert_eq!(conf, Confidence::Medium);
+}
