@@ -7,9 +7,9 @@ use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
 use super::lexicon::{
-    PARTICLES, Role, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
-    modifiers_before, role_of,
+    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
 };
+use super::roles::{Role, modifiers_before, role_of};
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::Mask;
 

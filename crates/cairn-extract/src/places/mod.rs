@@ -5,6 +5,7 @@
 mod candidates;
 mod lexicon;
 mod resolve;
+mod roles;
 mod scene;
 #[cfg(test)]
 mod tests;
@@ -15,8 +16,9 @@ use cairn_model::{Place, PlaceKind, Span};
 
 use crate::text::Mask;
 use candidates::{Mention, Scan};
-use lexicon::{Role, demonym_country, is_settlement_word, is_stop};
+use lexicon::{demonym_country, is_settlement_word, is_stop};
 use resolve::{Context, Resolution};
+use roles::Role;
 use scene::Spot;
 use tokens::{Lower, Tok, strip_possessive, tokens};
 

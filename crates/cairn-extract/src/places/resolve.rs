@@ -7,7 +7,7 @@ use cairn_model::PlaceKind;
 use rustc_hash::FxHashMap;
 
 use super::candidates::Mention;
-use super::lexicon::Role;
+use super::roles::Role;
 
 /// The caption's countries, weighted by how they are named.
 pub(super) type Context<'a> = FxHashMap<&'a str, u32>;

@@ -5,7 +5,7 @@
 use cairn_model::{Confidence, Place, PlaceKind, Span};
 
 use super::candidates::{Mention, is_qualifying_gap};
-use super::lexicon::Role;
+use super::roles::Role;
 
 /// A resolved or fallen-back place with what the scene choice reads of its mention.
 pub(super) struct Spot {
