@@ -2,6 +2,8 @@
 //! locative preposition), each looked up in the gazetteer, with the words around them
 //! that say what role the place plays in the sentence.
 
+use std::borrow::Cow;
+
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
@@ -11,7 +13,7 @@ use super::lexicon::{
 };
 use super::roles::{Role, modifiers_before, role_of};
 use super::tokens::{Lower, Tok, strip_possessive};
-use crate::text::Mask;
+use crate::text::{Mask, lowered};
 
 /// A mention: a stretch of text that names (or seems to name) a place.
 #[derive(Debug, Clone)]
@@ -425,7 +427,7 @@ impl Scan<'_> {
     ) -> Mention {
         let before = &self.text[..span.start];
         let (clause_start, words) = words_before(before);
-        let word_refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
         let role = role_of(&word_refs);
         let cue = word_refs
             .first()
@@ -607,24 +609,27 @@ fn is_place_part(word: &str) -> bool {
 
 /// The start of the clause before a mention, and its words in lower case, nearest first
 /// (at most eight; the elided French `d’`, `l’` read as `de`, `le`).
-fn words_before(before: &str) -> (usize, Vec<String>) {
-    let clause_start = before
+fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
+    // Eight words lie well within the last few hundred bytes: the clause's start is
+    // looked for there, not back to the caption's start.
+    let mut from = before.len().saturating_sub(240);
+    while !before.is_char_boundary(from) {
+        from -= 1;
+    }
+    let clause_start = before[from..]
         .rfind(['.', ';', ':', '|', '(', '\n', '؛'])
-        .map_or(0, |p| p + 1);
+        .map_or(from, |p| from + p + 1);
     let words = before[clause_start..]
         .split_whitespace()
         .rev()
         .take(8)
-        .map(|w| {
-            let w = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            match w.as_str() {
-                "d" => "de".to_string(),
-                "l" => "le".to_string(),
-                _ => w,
-            }
-        })
+        .map(
+            |w| match lowered(w.trim_matches(|c: char| !c.is_alphanumeric())) {
+                Cow::Borrowed("d") => Cow::Borrowed("de"),
+                Cow::Borrowed("l") => Cow::Borrowed("le"),
+                w => w,
+            },
+        )
         .take_while(|w| !w.is_empty())
         .collect();
     (clause_start, words)

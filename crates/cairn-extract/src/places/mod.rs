@@ -213,13 +213,14 @@ impl<'g> Resolver<'g> {
         span: Span,
         mentions: &[Mention],
     ) -> bool {
-        let locative = i > 0
-            && matches!(
-                &*text[toks[i - 1].span.start..toks[i - 1].span.end].to_lowercase(),
-                "in" | "at" | "near" | "à" | "en"
-            );
-        locative
-            && text[span.end..].starts_with(", ")
+        let locative = i > 0 && {
+            let w = &text[toks[i - 1].span.start..toks[i - 1].span.end];
+            ["in", "at", "near", "à", "en"]
+                .iter()
+                .any(|l| w.eq_ignore_ascii_case(l))
+        };
+        text[span.end..].starts_with(", ")
+            && locative
             && mentions.iter().any(|m| {
                 m.span.start == span.end + 2
                     && m.chosen.is_some_and(|c| {
