@@ -49,13 +49,47 @@ pub fn fold(name: &str) -> String {
         }
         match c {
             '\'' | '‘' | '’' | '`' | 'ʼ' | 'ʻ' | 'ʿ' | 'ʾ' | '´' => {}
-            '-' | '.' | '‐' | '–' | '—' | ',' | '(' | ')' | '"' | '“' | '”' => {
+            '-' | '.' | '‐' | '–' | '—' | ',' | '(' | ')' | '"' | '“' | '”' | '،' | '«' | '»' => {
                 s.push(' ')
             }
+            // Arabic: tatweel is only stretching; alef wasla, taa marbuta and alef
+            // maqsura are written for their plain letters as often as not, and so are
+            // the Persian forms of yeh and kaf. (Hamza on alef, waw and yeh and the
+            // harakat are combining marks, already gone.)
+            'ـ' => {}
+            'ٱ' => s.push('ا'),
+            'ة' => s.push('ه'),
+            'ى' | 'ی' => s.push('ي'),
+            'ک' => s.push('ك'),
             c => s.extend(c.to_lowercase()),
         }
     }
+    if s.contains(is_arabic_letter) {
+        s = drop_arabic_articles(&s);
+    }
     drop_articles(s)
+}
+
+fn is_arabic_letter(c: char) -> bool {
+    ('\u{0620}'..='\u{064A}').contains(&c)
+}
+
+/// The Arabic article and the prepositions and conjunction written onto it (`ال`,
+/// `لل`, `بال`, `وال`, `فال`, `كال`), taken off each word that keeps at least two letters:
+/// `الرقة` and `رقة` are one name, as `al-Raqqa` and `Raqqa` are.
+fn drop_arabic_articles(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split(' ') {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let stem = ["بال", "وال", "فال", "كال", "ال", "لل"]
+            .iter()
+            .find_map(|p| w.strip_prefix(p).filter(|r| r.chars().count() >= 2))
+            .unwrap_or(w);
+        out.push_str(stem);
+    }
+    out
 }
 
 /// `s` with its whitespace folded and, when it has several words, the articles among
@@ -220,6 +254,30 @@ mod tests {
     }
 
     #[test]
+    fn folds_arabic_spellings_together() {
+        // Hamza forms of alef, harakat and tatweel.
+        assert_eq!(fold("أريحا"), fold("اريحا"));
+        assert_eq!(fold("إدلب"), fold("ادلب"));
+        assert_eq!(fold("آمِد"), fold("امد"));
+        assert_eq!(fold("حَلَب"), "حلب");
+        assert_eq!(fold("حلـــب"), "حلب");
+        // Taa marbuta, alef maqsura.
+        assert_eq!(fold("الرقة"), fold("الرقه"));
+        assert_eq!(fold("مصطفى"), fold("مصطفي"));
+        // The article and the prepositions on it.
+        assert_eq!(fold("الرقة"), fold("رقة"));
+        assert_eq!(fold("بالرقة"), fold("رقة"));
+        assert_eq!(fold("والرقة"), fold("رقة"));
+        assert_eq!(fold("للرقة"), fold("رقة"));
+        assert_eq!(fold("باب النيرب"), "باب نيرب");
+        assert_eq!(fold("قطاع غزة"), "قطاع غزه");
+        // A word that is only the article stays.
+        assert_eq!(fold("ال"), "ال");
+        // Arabic punctuation separates.
+        assert_eq!(fold("حلب، سوريا"), "حلب سوريا");
+    }
+
+    #[test]
     fn fold_is_idempotent_on_examples() {
         for s in [
             "Ma‘arrat an Nu‘mān",
@@ -227,6 +285,9 @@ mod tests {
             "Dūmā",
             "São Paulo",
             "al-Sham al-Jadida",
+            "بالرقة",
+            "قطاع غزة",
+            "أَلْبابُ",
         ] {
             assert_eq!(fold(&fold(s)), fold(s));
         }

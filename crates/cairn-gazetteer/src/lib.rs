@@ -620,6 +620,23 @@ mod tests {
     }
 
     proptest! {
+        /// A user's lookup (`cairn places NAME`, a place filter) never panics, whatever
+        /// the name: ids of every shape, Arabic with marks, punctuation, empty.
+        #[test]
+        fn lookups_never_panic(
+            name in "(geonames:|cairn:|iso3166:|geonames-admin1:|SY\\.|Nasser|Gaza|al-|ال|أ|َ|ـ|ة| |'|-|\\.|,|،|x|9|é|\u{301}|😀)*"
+        ) {
+            let g = Gazetteer::bundled();
+            let best = g.best_match(&name);
+            for id in g.matches(&name).into_iter().chain(best).take(20) {
+                let _ = g.path(id);
+                let _ = g.admin1_of(id);
+                let _ = g.entry(id);
+            }
+            let _ = g.exact(&name);
+            let _ = g.fuzzy(&name);
+        }
+
         /// The sorted index answers every hash as a map of hash to entries would: the
         /// distinct entries of that hash, ascending, or none.
         #[test]

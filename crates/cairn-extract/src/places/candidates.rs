@@ -1,0 +1,672 @@
+//! Candidate mentions: runs of capitalised words (or, in Arabic script, words after a
+//! locative preposition), each looked up in the gazetteer, with the words around them
+//! that say what role the place plays in the sentence.
+
+use std::borrow::Cow;
+
+use cairn_gazetteer::{Gazetteer, PlaceId, fold};
+use cairn_model::{PlaceKind, Span};
+use rustc_hash::FxHashMap;
+
+use super::lexicon::{
+    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
+};
+use super::roles::{Role, modifiers_before, role_of};
+use super::tokens::{Lower, Tok, strip_possessive};
+use crate::text::{Mask, lowered};
+
+/// A mention: a stretch of text that names (or seems to name) a place.
+#[derive(Debug, Clone)]
+pub(super) struct Mention {
+    pub(super) span: Span,
+    pub(super) text: String,
+    pub(super) candidates: Vec<PlaceId>,
+    /// Candidates from this index on are transliteration matches, not exact ones.
+    pub(super) fuzzy_from: usize,
+    pub(super) folded: String,
+    pub(super) cue: bool,
+    pub(super) hint: Option<PlaceKind>,
+    pub(super) role: Role,
+    /// Where the words that gave the role begin (for the location's reason).
+    pub(super) cue_start: usize,
+    /// Part of a longer run of capitals whose other words name no place
+    /// (`Mohammed Homs`, `Lady Reading Hospital`): a person's or an institution's name.
+    pub(super) partial: bool,
+    /// `Homs's Khalidiya`: a possessive naming the place that holds the next mention.
+    pub(super) container: bool,
+    /// The mention that holds this one (`Y's X`, `X in Y`).
+    pub(super) within: Option<usize>,
+    /// `X, Country`: the country or province that follows.
+    pub(super) followed_by: Option<PlaceId>,
+    pub(super) chosen: Option<PlaceId>,
+}
+
+impl Mention {
+    /// Whether candidate number `i` is an exact (folded) match.
+    pub(super) fn exact_at(&self, c: PlaceId) -> bool {
+        self.candidates
+            .iter()
+            .position(|&x| x == c)
+            .is_some_and(|i| i < self.fuzzy_from)
+    }
+}
+
+/// Arabic prepositions and place-kind words after which a place name follows.
+const ARABIC_CUES: &[&str] = &[
+    "في",
+    "قرب",
+    "بالقرب",
+    "من",
+    "مدينه",
+    "مدينة",
+    "بلده",
+    "بلدة",
+    "حي",
+    "محافظه",
+    "محافظة",
+    "ريف",
+    "مخيم",
+    "شمال",
+    "جنوب",
+    "شرق",
+    "غرب",
+    "منطقه",
+    "منطقة",
+    "قريه",
+    "قرية",
+    "عند",
+    "بلدات",
+    "مدن",
+    "بمدينة",
+    "بمدينه",
+    "ببلدة",
+    "ببلده",
+    "بمنطقة",
+    "بمنطقه",
+    "بقرية",
+    "بقريه",
+    "بمحافظة",
+    "بمحافظه",
+    "بريف",
+    "بحي",
+    "بمخيم",
+    "وسط",
+    "شمالي",
+    "جنوبي",
+    "شرقي",
+    "غربي",
+];
+
+fn is_arabic(word: &str) -> bool {
+    word.chars()
+        .next()
+        .is_some_and(|c| ('\u{0600}'..='\u{06FF}').contains(&c))
+}
+
+/// One caption's scan for mentions.
+pub(super) struct Scan<'a> {
+    pub(super) g: &'a Gazetteer,
+    pub(super) text: &'a str,
+    pub(super) toks: &'a [Tok],
+    pub(super) lower: &'a Lower<'a>,
+    pub(super) mask: &'a Mask,
+    pub(super) context: &'a FxHashMap<&'a str, u32>,
+}
+
+impl Scan<'_> {
+    fn lower_at(&self, i: usize) -> &str {
+        self.lower.at(self.toks, i)
+    }
+
+    fn word(&self, i: usize) -> &str {
+        &self.text[self.toks[i].span.start..self.toks[i].span.end]
+    }
+
+    /// Whether a run of place words may begin at token `i`.
+    fn starts_run(&self, i: usize) -> bool {
+        let t = self.toks[i];
+        if self.mask.overlaps(t.span) {
+            return false;
+        }
+        if t.cap {
+            return true;
+        }
+        if !is_arabic(self.word(i)) || ARABIC_CUES.contains(&self.lower_at(i)) {
+            return false;
+        }
+        // Capitals say nothing in Arabic: a locative word, a comma after a place, or a
+        // country's name opens a mention.
+        let cue = i > 0 && ARABIC_CUES.contains(&self.lower_at(i - 1));
+        let comma = i > 0 && {
+            let gap = &self.text[self.toks[i - 1].span.end..t.span.start];
+            gap.contains('،') || gap.contains(',')
+        };
+        cue || (comma || i == 0) && {
+            self.g
+                .exact(self.word(i))
+                .iter()
+                .any(|&c| matches!(self.g.entry(c).kind, PlaceKind::Country | PlaceKind::Admin1))
+        }
+    }
+
+    /// The last token of the run that begins at `i`.
+    fn run_end(&self, i: usize) -> usize {
+        let toks = self.toks;
+        let gap_ok = |a: usize, b: usize| {
+            let gap = &self.text[toks[a].span.end..toks[b].span.start];
+            gap == " " || gap.is_empty() || gap == "- "
+        };
+        let mut j = i;
+        if !toks[i].cap {
+            // Arabic: up to three more words, stopping at the next preposition.
+            while j + 1 < toks.len()
+                && j < i + 3
+                && gap_ok(j, j + 1)
+                && is_arabic(self.word(j + 1))
+                && !ARABIC_CUES.contains(&self.lower_at(j + 1))
+            {
+                j += 1;
+            }
+            return j;
+        }
+        let glued = |w: &str| {
+            [
+                "al-", "el-", "an-", "ad-", "as-", "ash-", "ar-", "at-", "az-",
+            ]
+            .iter()
+            .any(|p| w.starts_with(p) && w.len() > p.len())
+        };
+        while j + 1 < toks.len() && gap_ok(j, j + 1) && !self.mask.overlaps(toks[j + 1].span) {
+            let w = self.lower_at(j + 1);
+            if toks[j + 1].cap || glued(w) {
+                j += 1;
+            } else if PARTICLES.contains(&w)
+                && j + 2 < toks.len()
+                && gap_ok(j + 1, j + 2)
+                && toks[j + 2].cap
+                && !self.mask.overlaps(toks[j + 2].span)
+            {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        j
+    }
+
+    /// Every mention of the caption, in text order.
+    pub(super) fn mentions(&self) -> Vec<Mention> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.toks.len() {
+            if !self.starts_run(i) {
+                i += 1;
+                continue;
+            }
+            let j = self.run_end(i);
+            self.run(i, j, &mut out);
+            i = j + 1;
+        }
+        out
+    }
+
+    /// The mentions of the run `i..=j`: sub-runs, longest first, left to right.
+    fn run(&self, i: usize, j: usize, out: &mut Vec<Mention>) {
+        let first = out.len();
+        // A run followed by a settlement word ("Qaryat Zzyx village") names one place: a
+        // match on part of it would be a different place.
+        let settlement_after = self
+            .toks
+            .get(j + 1)
+            .is_some_and(|t| is_settlement_word(&self.text[t.span.start..t.span.end]));
+        let arabic = !self.toks[i].cap;
+        let mut covered = vec![false; j + 1 - i];
+        let mut k = i;
+        // Where the name being read begins: after a possessive that holds it
+        // ("Homs's Khalidiya district"), the rest of the run is a name of its own.
+        let mut start = i;
+        while k <= j {
+            // Place names are short: try sub-runs of at most six words.
+            let found = (k..=j.min(k + 5)).rev().find_map(|end| {
+                self.mention_at(start, j, k, end, settlement_after)
+                    .map(|m| (end, m))
+            });
+            match found {
+                Some((end, m)) => {
+                    covered[k - i..=end - i].fill(true);
+                    if m.container {
+                        start = end + 1;
+                    }
+                    out.push(m);
+                    k = end + 1;
+                }
+                None if arabic => break,
+                None => k += 1,
+            }
+        }
+        if arabic || out.len() == first {
+            return;
+        }
+        // Other capitalised words in the run that are no place, particle or common word
+        // make it a person's or an institution's name.
+        // A name in capitals after a name in title case is a credit's or a heading's,
+        // not part of it ("in Kabul BULENT KILIC/AFP").
+        let shouting = |t: usize| {
+            let w = self.word(t);
+            w.chars().filter(|c| c.is_alphabetic()).count() > 1
+                && !w.chars().any(char::is_lowercase)
+        };
+        let title_case = out[first..]
+            .iter()
+            .any(|m| m.text.chars().any(char::is_lowercase));
+        // What a possessive holds before a settlement word is a place the gazetteer
+        // lacks ("Homs's Qaryat Zzyx district"), not a person's name.
+        let last = if settlement_after && start > i {
+            start - 1
+        } else {
+            j
+        };
+        let stray = (i..=last).any(|t| {
+            !(covered[t - i] || title_case && shouting(t)) && {
+                let w = self.lower_at(t);
+                let (w, _) = strip_possessive(w);
+                !is_stop(w)
+                    && !PARTICLES.contains(&w)
+                    && demonym_country(w).is_none()
+                    && kind_hint(w).is_none()
+                    && !is_settlement_word(w)
+                    && w.len() > 1
+                    && !w.chars().all(|c| c.is_ascii_digit())
+            }
+        });
+        if stray {
+            for m in &mut out[first..] {
+                m.partial = true;
+                m.role = Role::Name;
+            }
+        }
+    }
+
+    /// The mention of tokens `k..=end` within the run `i..=j`, if they name a place.
+    fn mention_at(
+        &self,
+        i: usize,
+        j: usize,
+        k: usize,
+        end: usize,
+        settlement_after: bool,
+    ) -> Option<Mention> {
+        let toks = self.toks;
+        // A name begins with a capital (or a glued article, or in Arabic anywhere).
+        if !toks[k].cap && !self.lower_at(k).contains('-') && !is_arabic(self.word(k)) {
+            return None;
+        }
+        if !toks[end].cap && !self.lower_at(end).contains('-') && !is_arabic(self.word(end)) {
+            return None;
+        }
+        let start_byte = self.start_with_direction(k, end);
+        let raw = &self.text[start_byte..toks[end].span.end];
+        let (name, possessive) = strip_possessive(raw);
+        // "Syria's President": an actor; "Homs's Khalidiya": the place holding the next.
+        let container = possessive
+            && end < j
+            && toks[end + 1].cap
+            && self.text[toks[end].span.end..toks[end + 1].span.start] == *" ";
+        // "Kabul's old city", "Khartoum's airport": a part of the place, so the place.
+        let part = possessive
+            && !container
+            && toks
+                .get(end + 1)
+                .is_some_and(|t| !t.cap && is_place_part(&self.text[t.span.start..t.span.end]));
+        if possessive && !container && !part {
+            return None;
+        }
+        let folded = fold(name);
+        if folded.is_empty() || (end == k && start_byte == toks[k].span.start && is_stop(&folded)) {
+            return None;
+        }
+        if folded
+            .split(' ')
+            .all(|w| is_stop(w) || w.chars().count() < 2 || demonym_country(w).is_some())
+        {
+            return None;
+        }
+        let whole_run = k == i && end == j;
+        if settlement_after && !whole_run && !container {
+            return None;
+        }
+        // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place
+        // or the person, not the place itself ("a Baghdad street" is in Baghdad).
+        if !possessive
+            && toks
+                .get(end + 1)
+                .is_some_and(|t| is_named_after_word(&self.text[t.span.start..t.span.end]))
+        {
+            return None;
+        }
+        let (candidates, fuzzy_from) = self.lookup(&folded, whole_run);
+        if candidates.is_empty() {
+            return None;
+        }
+        let span = Span::new(start_byte, start_byte + name.len());
+        Some(self.surroundings(span, name, folded, candidates, fuzzy_from, container))
+    }
+
+    /// "eastern Ghouta": a direction word before the run taken into the name when the
+    /// gazetteer knows the name with it.
+    fn start_with_direction(&self, k: usize, end: usize) -> usize {
+        let toks = self.toks;
+        if k > 0 {
+            let prev = self.lower_at(k - 1);
+            if [
+                "eastern", "western", "northern", "southern", "east", "west", "old",
+            ]
+            .contains(&prev)
+                && self.text[toks[k - 1].span.end..toks[k].span.start] == *" "
+            {
+                let with = &self.text[toks[k - 1].span.start..toks[end].span.end];
+                if !self.g.exact(with).is_empty() {
+                    return toks[k - 1].span.start;
+                }
+            }
+        }
+        toks[k].span.start
+    }
+
+    /// Exact matches; else, for a whole run, transliteration matches. When no exact
+    /// match lies in a country the caption names, transliteration matches that do are
+    /// added after them (`Jenin` in a caption about the West Bank is `Janīn`).
+    fn lookup(&self, folded: &str, whole_run: bool) -> (Vec<PlaceId>, usize) {
+        let exact = self.g.exact_folded(folded);
+        if folded.len() < 4 || !whole_run {
+            return (exact.to_vec(), exact.len());
+        }
+        let in_context = |c: &PlaceId| self.context.contains_key(self.g.entry(*c).country.as_str());
+        // A city or a region bearing the name as its own is meant, wherever it is.
+        let known = |c: &PlaceId| {
+            let e = self.g.entry(*c);
+            e.folded == folded
+                && (e.population >= 100_000
+                    || matches!(e.kind, PlaceKind::Admin1 | PlaceKind::Region))
+        };
+        if !exact.is_empty()
+            && (self.context.is_empty() || exact.iter().any(in_context) || exact.iter().any(known))
+        {
+            return (exact.to_vec(), exact.len());
+        }
+        let mut v = exact.to_vec();
+        let n = v.len();
+        let fuzzy = self.g.fuzzy_folded(folded);
+        if n == 0 {
+            v.extend_from_slice(fuzzy);
+        } else {
+            v.extend(fuzzy.iter().filter(|c| in_context(c) && !exact.contains(c)));
+        }
+        (v, n)
+    }
+
+    /// Whether a mention stands where a dateline does: nothing but a date or numbers
+    /// before it, a bracket, dash, bar or colon after (`Kiev (Ukraine), 29 décembre |`).
+    fn opens_as_dateline(&self, before: &str, span: Span) -> bool {
+        let after = &self.text[span.end..];
+        !before.chars().any(char::is_alphabetic)
+            && [" (", " -", " –", " —", ":", " |", "("]
+                .iter()
+                .any(|p| after.starts_with(p))
+    }
+
+    /// The mention at `span` with the words around it: its cue, role and kind hint.
+    fn surroundings(
+        &self,
+        span: Span,
+        name: &str,
+        folded: String,
+        candidates: Vec<PlaceId>,
+        fuzzy_from: usize,
+        container: bool,
+    ) -> Mention {
+        let before = &self.text[..span.start];
+        let (clause_start, words) = words_before(before);
+        let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
+        let role = role_of(&word_refs);
+        let cue = word_refs
+            .first()
+            .is_some_and(|w| super::lexicon::CUES.contains(w) || ARABIC_CUES.contains(w))
+            || word_refs
+                .get(1)
+                .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
+            || before.trim_end().ends_with([',', '،'])
+            || self.opens_as_dateline(before, span)
+            || role > Role::Bare;
+        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
+        let next_word = self.text[span.end..]
+            .split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .unwrap_or_default();
+        let hint = kind_hint(next_word).or_else(|| {
+            word_refs
+                .get(1)
+                .filter(|_| word_refs.first().is_some_and(|w| *w == "of"))
+                .and_then(|w| kind_hint(w))
+        });
+        Mention {
+            span,
+            text: name.to_string(),
+            candidates,
+            fuzzy_from,
+            folded,
+            cue,
+            hint,
+            role,
+            cue_start,
+            partial: false,
+            container,
+            within: None,
+            followed_by: None,
+            chosen: None,
+        }
+    }
+}
+
+/// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
+/// (what holds them). A possessive that holds no mention right after it is dropped.
+pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
+    mentions.retain({
+        // A possessive holds the next mention only when that is a place of its own
+        // ("Saudi Arabia's Salem al-Dawsari" holds a person).
+        let spans: Vec<Option<Span>> = mentions
+            .iter()
+            .map(|m| (!m.partial).then_some(m.span))
+            .collect();
+        let mut idx = 0;
+        move |m| {
+            let i = idx;
+            idx += 1;
+            !m.container
+                || spans.get(i + 1).copied().flatten().is_some_and(|n| {
+                    matches!(text[m.span.end..n.start].trim(), "'s" | "’s" | "'" | "’")
+                })
+                || holds_unknown_settlement(&text[m.span.end..])
+        }
+    });
+    for m in 0..mentions.len().saturating_sub(1) {
+        let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
+        let g_trim = gap.trim();
+        if is_qualifying_gap(g_trim) {
+            let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
+                matches!(
+                    g.entry(c).kind,
+                    PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+                )
+            });
+            mentions[m].followed_by = big;
+        }
+        if mentions[m].container {
+            mentions[m + 1].within = Some(m);
+            // "in Pakistan's Jaffarabad district": the held place takes the role, read
+            // from the words before the possessive.
+            {
+                mentions[m + 1].role = mentions[m].role;
+                mentions[m + 1].cue_start = mentions[m].cue_start;
+            }
+        } else if is_holding_gap(g_trim) && mentions[m].role.is_scene() {
+            mentions[m].within = Some(m + 1);
+        }
+    }
+}
+
+/// What may stand between a place and the larger one that qualifies it: a comma, with
+/// perhaps an article and a direction (`Khan Younis, southern Gaza Strip`).
+pub(super) fn is_qualifying_gap(gap: &str) -> bool {
+    let Some(rest) = gap.strip_prefix(',').or_else(|| gap.strip_prefix('،')) else {
+        return gap.is_empty();
+    };
+    rest.split_whitespace().count() <= 3
+        && rest.split_whitespace().all(|w| {
+            matches!(
+                w,
+                "the"
+                    | "northern"
+                    | "southern"
+                    | "eastern"
+                    | "western"
+                    | "central"
+                    | "northeastern"
+                    | "northwestern"
+                    | "southeastern"
+                    | "southwestern"
+                    | "occupied"
+                    | "in"
+            )
+        })
+}
+
+/// What may stand between a place and the one that holds it or lies near it: `X in Y`,
+/// `X, in Y`, `X camp in Y`, `X village, near Y`.
+fn is_holding_gap(gap: &str) -> bool {
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some((last, kinds)) = words.split_last() else {
+        return false;
+    };
+    matches!(*last, "in" | "à" | "en" | "في" | "near" | "outside")
+        && kinds.len() <= 2
+        && kinds.iter().all(|w| {
+            is_settlement_word(w)
+                || kind_hint(w).is_some()
+                || matches!(
+                    *w,
+                    "refugee"
+                        | "displacement"
+                        | "idp"
+                        | "shopping"
+                        | "area"
+                        | "front"
+                        | "line"
+                        | "market"
+                        | "industrial"
+                        | "residential"
+                        | "old"
+                )
+        })
+}
+
+/// Lower-case words after a possessive that name a part of the place
+/// (`Kabul's old city`, `Khartoum's airport`).
+fn is_place_part(word: &str) -> bool {
+    matches!(
+        word,
+        "old"
+            | "airport"
+            | "outskirts"
+            | "suburbs"
+            | "suburb"
+            | "centre"
+            | "center"
+            | "downtown"
+            | "port"
+            | "countryside"
+            | "northern"
+            | "southern"
+            | "eastern"
+            | "western"
+            | "northeastern"
+            | "northwestern"
+            | "southeastern"
+            | "southwestern"
+            | "central"
+            | "main"
+            | "historic"
+            | "city"
+            | "streets"
+            | "largest"
+            | "biggest"
+    )
+}
+
+/// The start of the clause before a mention, and its words in lower case, nearest first
+/// (at most eight; the elided French `d’`, `l’` read as `de`, `le`).
+fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
+    // Eight words lie well within the last few hundred bytes: the clause's start is
+    // looked for there, not back to the caption's start.
+    let mut from = before.len().saturating_sub(240);
+    while !before.is_char_boundary(from) {
+        from -= 1;
+    }
+    let clause_start = before[from..]
+        .rfind(['.', ';', ':', '|', '(', '\n', '؛'])
+        .map_or(from, |p| from + p + 1);
+    let words = before[clause_start..]
+        .split_whitespace()
+        .rev()
+        .take(8)
+        .map(
+            |w| match lowered(w.trim_matches(|c: char| !c.is_alphanumeric())) {
+                Cow::Borrowed("d") => Cow::Borrowed("de"),
+                Cow::Borrowed("l") => Cow::Borrowed("le"),
+                w => w,
+            },
+        )
+        .take_while(|w| !w.is_empty())
+        .collect();
+    (clause_start, words)
+}
+
+/// Where the words that gave a mention its role begin: the preposition (with `north of`,
+/// `city of`, two words) and the articles after it; none for a bare name.
+fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> Option<usize> {
+    if role <= Role::Bare || words.is_empty() {
+        return None;
+    }
+    let skipped = modifiers_before(words);
+    let of = words
+        .get(skipped)
+        .is_some_and(|w| matches!(*w, "of" | "de" | "del" | "du" | "von"));
+    let take = (skipped + 1 + usize::from(of && words.len() > skipped + 1)).min(words.len());
+    Some(
+        before
+            .trim_end()
+            .rmatch_indices(char::is_whitespace)
+            .nth(take - 1)
+            .map_or(clause_start, |(p, _)| p + 1)
+            .max(clause_start),
+    )
+}
+
+/// Whether the text after a possessive is a run of capitalised words and a settlement
+/// word (`'s Qaryat Zzyx district`): a place the gazetteer lacks, held by the possessive.
+fn holds_unknown_settlement(after: &str) -> bool {
+    let mut words = after.split_whitespace().skip(1);
+    let mut n = 0;
+    for w in words.by_ref() {
+        if w.starts_with(char::is_uppercase) && n < 4 {
+            n += 1;
+            continue;
+        }
+        return n > 0 && is_settlement_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+    }
+    false
+}

@@ -1,0 +1,353 @@
+//! Places: candidate mentions (runs of capitalised words, or words after a locative
+//! preposition), resolution against the gazetteer with the caption's own context, and the
+//! choice of the scene's location by the role each place plays in its sentence.
+
+mod candidates;
+mod lexicon;
+mod resolve;
+mod roles;
+mod scene;
+#[cfg(test)]
+mod tests;
+mod tokens;
+
+use cairn_gazetteer::{Gazetteer, PlaceId, fold};
+use cairn_model::{Place, PlaceKind, Span};
+
+use crate::text::Mask;
+use candidates::{Mention, Scan};
+use lexicon::{demonym_country, is_settlement_word, is_stop};
+use resolve::{Context, Resolution};
+use roles::Role;
+use scene::Spot;
+use tokens::{Lower, Tok, strip_possessive, tokens};
+
+/// Finds and resolves the places of a caption.
+pub struct Resolver<'g> {
+    g: &'g Gazetteer,
+}
+
+/// What place extraction found.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub places: Vec<Place>,
+    pub location: Option<Place>,
+    pub warnings: Vec<String>,
+}
+
+/// Countries whose captions name each other's places so often that naming one gives
+/// context to the other (`Israeli troops raid Jenin`).
+const NEIGHBOUR_CONTEXT: &[(&str, &str)] = &[("IL", "PS"), ("PS", "IL")];
+
+impl<'g> Resolver<'g> {
+    pub fn new(g: &'g Gazetteer) -> Self {
+        Resolver { g }
+    }
+
+    fn to_place(&self, id: PlaceId, text: &str, span: Span) -> Place {
+        let e = self.g.entry(id);
+        let admin1 = self.g.admin1_of(id).map(|a| self.g.entry(a).name.clone());
+        let path = self.g.path(id);
+        let within = path[..path.len() - 1]
+            .iter()
+            .map(|&p| self.g.entry(p).id.clone())
+            .collect();
+        Place {
+            name: e.name.clone(),
+            text: text.to_string(),
+            lat: e.lat,
+            lon: e.lon,
+            kind: e.kind,
+            admin1,
+            country: (!e.country.is_empty()).then(|| e.country.clone()),
+            gazetteer_id: Some(e.id.clone()),
+            span,
+            within,
+            confidence: None,
+            reason: None,
+        }
+    }
+
+    /// Finds the places in `text`; `mask` covers what other fields already own (credit,
+    /// organisations, people, quotations); `scene` is the span of the scene sentence.
+    pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
+        let toks = tokens::split_elisions(text, tokens(text));
+        // Each token in lower case, made once: the steps below read them several times.
+        let lower = Lower::new(text, &toks);
+        let context = self.context(text, &toks, &lower, mask);
+        let scan = Scan {
+            g: self.g,
+            text,
+            toks: &toks,
+            lower: &lower,
+            mask,
+            context: &context,
+        };
+        let mut mentions = scan.mentions();
+        candidates::link(self.g, text, &mut mentions);
+        Resolution {
+            g: self.g,
+            text,
+            context: &context,
+        }
+        .resolve(&mut mentions);
+        let unknown = self.unknown_places(text, &toks, mask, &mentions);
+        let mut warnings = Vec::new();
+        let spots = self.spots(text, &mentions, unknown, &mut warnings);
+        let location = scene::choose(text, &spots, scene, &mut warnings);
+        let mut places: Vec<Place> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for s in spots {
+            let key = fold(&s.place.text);
+            if !seen.contains(&key) {
+                seen.push(key);
+                places.push(s.place);
+            }
+        }
+        Found {
+            places,
+            location,
+            warnings,
+        }
+    }
+
+    /// Context: the countries the caption names, and those its demonyms imply.
+    fn context<'t>(&self, text: &str, toks: &[Tok], lower: &Lower<'_>, mask: &Mask) -> Context<'t>
+    where
+        'g: 't,
+    {
+        let mut context: Context<'t> = Context::default();
+        for (i, t) in toks.iter().enumerate() {
+            if let Some(cc) = demonym_country(lower.at(toks, i)) {
+                *context.entry(cc).or_default() += 60;
+            }
+            let word = &text[t.span.start..t.span.end];
+            if (t.cap || !word.is_ascii()) && !mask.overlaps(t.span) {
+                let (word, _) = strip_possessive(word);
+                let folded = fold(word);
+                for &id in self.g.exact_folded(&folded) {
+                    let e = self.g.entry(id);
+                    // `e.folded` is the fold of the entry's preferred name.
+                    if e.kind == PlaceKind::Country && e.folded == folded {
+                        *context.entry(e.country.as_str()).or_default() += 100;
+                    }
+                }
+            }
+        }
+        for (a, b) in NEIGHBOUR_CONTEXT {
+            if context.contains_key(a) && !context.contains_key(b) {
+                context.insert(b, 1);
+            }
+        }
+        context
+    }
+
+    /// Every place found, in text order, with what the scene choice reads of it: the
+    /// resolved mentions, and unknown `X village`s at the place that encloses them.
+    fn spots(
+        &self,
+        text: &str,
+        mentions: &[Mention],
+        unknown: Vec<(usize, Span, String)>,
+        warnings: &mut Vec<String>,
+    ) -> Vec<Spot> {
+        let mut out = Vec::new();
+        for (mi, m) in mentions.iter().enumerate() {
+            let Some(c) = m.chosen else { continue };
+            out.push(Spot {
+                place: self.to_place(c, &m.text, m.span),
+                role: m.role,
+                dateline: scene::is_dateline(text, mentions, mi),
+                qualified: m.followed_by.is_some()
+                    || m.within.is_some_and(|w| mentions[w].container),
+                fallback: false,
+                exact: m.exact_at(c),
+                hinted: m.hint.is_some(),
+                reason: scene::reason_span(text, mentions, mi),
+            });
+        }
+        for (next, span, name) in unknown {
+            // The enclosing place: the first resolved one after it, or the one whose
+            // possessive holds it ("Homs's Khalidiya district").
+            // (place, role, where the reason begins, whether a possessive holds it)
+            let holder = mentions[..next]
+                .last()
+                .filter(|m| m.container && text[m.span.end..span.start].trim().len() <= 2)
+                .and_then(|m| m.chosen.map(|c| (c, m.role, m.cue_start, true)))
+                .or_else(|| {
+                    mentions[next..]
+                        .iter()
+                        .find_map(|m| m.chosen.map(|c| (c, m.role, span.start, false)))
+                });
+            let Some((e, role, from, held)) = holder else {
+                warnings.push(format!("place {name:?} is not in the gazetteer"));
+                continue;
+            };
+            warnings.push(format!(
+                "place {name:?} is not in the gazetteer; located at the enclosing {}",
+                self.g.entry(e).name
+            ));
+            out.push(Spot {
+                place: self.to_place(e, &name, span),
+                role: role.max(Role::Bare),
+                dateline: false,
+                qualified: held,
+                fallback: true,
+                exact: true,
+                hinted: true,
+                reason: Span::new(from.min(span.start), span.end),
+            });
+        }
+        out.sort_by_key(|s| s.place.span.start);
+        out
+    }
+
+    /// Whether the run of capitals `span`, beginning at token `i`, follows a locative
+    /// preposition and comes just before a country or province the caption resolved
+    /// (`in Humera, Ethiopia`): a place the gazetteer lacks, inside that one.
+    fn placed_before_larger(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        i: usize,
+        span: Span,
+        mentions: &[Mention],
+    ) -> bool {
+        let locative = i > 0 && {
+            let w = &text[toks[i - 1].span.start..toks[i - 1].span.end];
+            ["in", "at", "near", "à", "en"]
+                .iter()
+                .any(|l| w.eq_ignore_ascii_case(l))
+        };
+        text[span.end..].starts_with(", ")
+            && locative
+            && mentions.iter().any(|m| {
+                m.span.start == span.end + 2
+                    && m.chosen.is_some_and(|c| {
+                        matches!(
+                            self.g.entry(c).kind,
+                            PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+                        )
+                    })
+            })
+    }
+
+    /// Capitalised runs that resolved to nothing but name a place: with a settlement
+    /// word after them ("Tal Samin village"), or placed in a larger one.
+    fn unknown_places(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        mask: &Mask,
+        mentions: &[Mention],
+    ) -> Vec<(usize, Span, String)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if !toks[i].cap || mask.overlaps(toks[i].span) {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j + 1 < toks.len()
+                && toks[j + 1].cap
+                && &text[toks[j].span.end..toks[j + 1].span.start] == " "
+            {
+                j += 1;
+            }
+            let mut span = Span::new(toks[i].span.start, toks[j].span.end);
+            // "Homs's Zzyx district": the unknown name is what the possessive holds.
+            if let Some(held) = mentions
+                .iter()
+                .find(|m| m.container && m.chosen.is_some() && m.span.start == span.start)
+                .and_then(|m| toks[i..=j].iter().find(|t| t.span.start > m.span.end))
+            {
+                span = Span::new(held.span.start, span.end);
+            }
+            let settlement = toks
+                .get(j + 1)
+                .is_some_and(|t| is_settlement_word(&text[t.span.start..t.span.end]));
+            let covered = mentions
+                .iter()
+                .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
+            if (settlement || self.placed_before_larger(text, toks, i, span, mentions))
+                && !covered
+                && !is_stop(&text[span.start..span.end].to_lowercase())
+                && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()
+                && j - i < 4
+            {
+                let next = mentions.partition_point(|m| m.span.start < span.start);
+                out.push((next, span, text[span.start..span.end].to_string()));
+            }
+            i = j + 1;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod token_props {
+    use super::lexicon::{DEMONYMS, STOP};
+    use super::*;
+    use crate::text::lowered;
+    use proptest::prelude::*;
+    use regex::Regex;
+
+    /// Text mixing what tokens are made of with what separates them, past ASCII too:
+    /// accented and Arabic letters, a combining mark, Arabic-Indic and full-width
+    /// digits, curly quotes, a Kelvin sign, a title-case letter, an emoji.
+    fn caption_like() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a", "Z", "q", "0", "7", "'", "’", "‘", "`", "-", " ", ",", ".", "(", "/", "\n", "é",
+            "Ö", "ß", "ق", "\u{301}", "٣", "７", "“", "\u{212A}", "ǅ", "İ", "😀", "Village",
+            "TOWN", "camp", "al-", "Syrian", "FRENCH",
+        ]);
+        let ascii = prop::sample::select(vec![
+            "a", "Z", "q", "0", "7", "'", "`", "-", " ", ",", ".", "(", "/", "\n", "Village",
+            "TOWN", "camp", "al-", "Syrian",
+        ]);
+        prop_oneof![
+            prop::collection::vec(pieces, 0..40).prop_map(|v| v.concat()),
+            prop::collection::vec(ascii, 0..40).prop_map(|v| v.concat()),
+        ]
+    }
+
+    proptest! {
+        /// The hand-written scanner finds the tokens the regex it replaced found.
+        #[test]
+        fn tokens_are_the_regex_runs(text in caption_like()) {
+            let re = Regex::new(r"[\p{L}\p{M}\d][\p{L}\p{M}\d'’‘`\-]*").unwrap();
+            let want: Vec<(usize, usize, bool)> = re
+                .find_iter(&text)
+                .map(|m| (m.start(), m.end(), m.as_str().chars().next().is_some_and(char::is_uppercase)))
+                .collect();
+            let got: Vec<(usize, usize, bool)> = tokens(&text)
+                .iter()
+                .map(|t| (t.span.start, t.span.end, t.cap))
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+
+        /// Lower-casing without a copy when there is nothing to change gives what
+        /// `to_lowercase` gives, and the word tests answer as on a lower-cased copy.
+        #[test]
+        fn lowered_words_are_lowercase_words(text in caption_like()) {
+            let lower_text = text.to_lowercase();
+            let got = lowered(&text);
+            prop_assert_eq!(got.as_ref(), lower_text.as_str());
+            for w in text.split(' ') {
+                let settlement = matches!(
+                    w.to_lowercase().as_str(),
+                    "village" | "town" | "hamlet" | "neighbourhood" | "neighborhood" | "district" | "camp"
+                );
+                prop_assert_eq!(is_settlement_word(w), settlement, "{:?}", w);
+                let lower = w.to_lowercase();
+                prop_assert_eq!(is_stop(&lower), STOP.contains(&lower.as_str()));
+                prop_assert_eq!(
+                    demonym_country(&lower),
+                    DEMONYMS.iter().find(|(d, _)| *d == lower).map(|(_, c)| *c)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! The role a place mention plays in its sentence, read from the words before it: the
+//! scene (`in X`, `at X`, `near X`), or only an origin, a border or a side.
+
+use super::lexicon::CUES;
+
+/// The role a mention plays in its sentence, read from the words around it: what makes a
+/// place the scene, or only a place talked about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Role {
+    /// Where people came from (`refugees from X`, `fled X`): not where the photo is.
+    Origin,
+    /// A border named by a neighbour (`near the border with Chad`).
+    Border,
+    /// A team or side (`against Senegal`).
+    Team,
+    /// Part of another name: an event's, an organisation's (`China National Day`).
+    Name,
+    /// Named without a locative word.
+    Bare,
+    /// After a weak locative word (`of`, `to`, `across`).
+    Weak,
+    /// Near the scene (`near X`, `outskirts of X`, `north of X`).
+    Near,
+    /// At a place (`at X hospital`, `at X camp`).
+    At,
+    /// In a place (`in X`, `à X`, `en X`, `في X`).
+    In,
+}
+
+impl Role {
+    /// The rank of the role among places of the scene: `at X` sets it as `in X` does.
+    pub(super) fn rank(self) -> Role {
+        if self == Role::At { Role::In } else { self }
+    }
+
+    /// Whether a place in this role can be the scene.
+    pub(super) fn is_scene(self) -> bool {
+        self >= Role::Bare
+    }
+}
+
+/// Words before a mention that say it is an origin, up to the start of its clause.
+const ORIGIN_WORDS: &[&str] = &[
+    "fled",
+    "fleeing",
+    "flee",
+    "flees",
+    "displaced",
+    "evacuated",
+    "escaped",
+    "escaping",
+    "returned",
+    "arrived",
+    "arriving",
+    "deported",
+    "expelled",
+    "hometown",
+    "native",
+    "originally",
+    "huyeron",
+    "huyendo",
+    "fuyant",
+    "geflohen",
+    "نزحوا",
+    "النازحين",
+];
+
+/// Words skipped between a preposition and the name it governs.
+const MODIFIERS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "la",
+    "le",
+    "les",
+    "l",
+    "el",
+    "los",
+    "las",
+    "der",
+    "die",
+    "das",
+    "dem",
+    "den",
+    "northern",
+    "southern",
+    "eastern",
+    "western",
+    "central",
+    "occupied",
+    "besieged",
+    "rebel-held",
+    "war-torn",
+    "embattled",
+    "downtown",
+    "nord",
+    "sud",
+    "norte",
+    "sur",
+];
+
+/// How many of the words before a name (nearest first) are articles or modifiers.
+pub(super) fn modifiers_before(before: &[&str]) -> usize {
+    before.iter().take_while(|w| MODIFIERS.contains(w)).count()
+}
+
+/// Words before `of` (`de`, `von`) that put a place near the scene: `outskirts of X`.
+const NEAR_OF: &[&str] = &[
+    "outskirts",
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "edge",
+    "suburbs",
+    "nord",
+    "sud",
+    "norte",
+    "sur",
+    "afueras",
+    "périphérie",
+    "banlieue",
+    "près",
+    "proximité",
+    "cerca",
+    "alrededores",
+    "außerhalb",
+    "nördlich",
+    "südlich",
+    "östlich",
+    "westlich",
+];
+
+/// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
+const KIND_OF: &[&str] = &[
+    "city",
+    "town",
+    "village",
+    "province",
+    "district",
+    "neighbourhood",
+    "neighborhood",
+    "camp",
+    "region",
+    "capital",
+    "ville",
+    "quartier",
+    "ciudad",
+    "barrio",
+    "localidad",
+    "provincia",
+    "stadt",
+];
+
+/// The role an Arabic word before a name gives it: a preposition or a kind of place
+/// (`في`, `بمدينة`, `قرب`, `من`).
+fn arabic_role(w: &str) -> Option<Role> {
+    let kind = [
+        "مدينة",
+        "مدينه",
+        "بلدة",
+        "بلده",
+        "حي",
+        "مخيم",
+        "قرية",
+        "قريه",
+        "منطقة",
+        "منطقه",
+        "محافظة",
+        "محافظه",
+        "ريف",
+        "وسط",
+    ];
+    Some(match w {
+        "في" => Role::In,
+        "عند" => Role::At,
+        "قرب" | "بالقرب" | "شمال" | "جنوب" | "شرق" | "غرب" | "شمالي" | "جنوبي" | "شرقي"
+        | "غربي" => Role::Near,
+        "من" => Role::Origin,
+        _ if kind.contains(&w) => Role::In,
+        _ if w.strip_prefix('ب').is_some_and(|k| kind.contains(&k)) => Role::In,
+        _ => return None,
+    })
+}
+
+/// Prepositions that place what they govern: past one, earlier words speak of
+/// another place.
+fn is_locative(w: &str) -> bool {
+    matches!(
+        w,
+        "in" | "at"
+            | "near"
+            | "outside"
+            | "inside"
+            | "à"
+            | "au"
+            | "en"
+            | "dans"
+            | "im"
+            | "bei"
+            | "في"
+    )
+}
+
+/// Whether the clause before a name makes it an origin: a flight word or `from` before
+/// any locative preposition (`displaced from the port city of Hodeidah`), or a home
+/// left (`who fled his home in Hodeidah`).
+fn is_origin(before: &[&str]) -> bool {
+    let home = |w: &str| matches!(w, "home" | "homes" | "house" | "houses" | "hometown");
+    let rest = match before.first() {
+        Some(&w) if is_locative(w) => {
+            if !before.get(1).is_some_and(|w| home(w)) {
+                return false;
+            }
+            &before[2..]
+        }
+        Some(_) => &before[1..],
+        None => return false,
+    };
+    for w in rest.iter().take(7) {
+        if ORIGIN_WORDS.contains(w) || *w == "from" {
+            return true;
+        }
+        if is_locative(w) {
+            return false;
+        }
+    }
+    false
+}
+
+/// The role of a mention, given the words before it in lower case, nearest first, up to
+/// the start of its clause.
+pub(super) fn role_of(before: &[&str]) -> Role {
+    // Articles and the adjectives that stand between a preposition and a name ("in the
+    // besieged Douma") say nothing of the role.
+    let skip = modifiers_before(before);
+    let before = &before[skip..];
+    let w = |i: usize| before.get(i).copied().unwrap_or("");
+    if let Some(role) = arabic_role(w(0)) {
+        return role;
+    }
+    if w(0) == "from" || w(0) == "de" && ORIGIN_WORDS.contains(&w(1)) || is_origin(before) {
+        return Role::Origin;
+    }
+    if (w(0) == "with" || w(0) == "of") && w(1) == "border" {
+        return Role::Border;
+    }
+    if matches!(
+        w(0),
+        "against" | "vs" | "v" | "beat" | "beats" | "defeated" | "versus"
+    ) || (w(0) == "on" && w(1) == "take")
+    {
+        return Role::Team;
+    }
+    match w(0) {
+        "in" | "à" | "au" | "aux" | "en" | "im" | "dans" | "inside" | "within" | "في" => {
+            Role::In
+        }
+        "at" | "bei" | "عند" => Role::At,
+        "near" | "outside" | "près" | "cerca" | "nahe" | "around" | "قرب" | "بالقرب" => {
+            Role::Near
+        }
+        "nearby" if w(1) == "in" => Role::In,
+        "of" | "de" | "del" | "du" | "des" | "von" if NEAR_OF.contains(&w(1)) => Role::Near,
+        // "the besieged town of Douma", "la ciudad de Ataq": a place named as one.
+        "of" | "de" | "del" | "du" | "von" if KIND_OF.contains(&w(1)) => Role::In,
+        "" => Role::Bare,
+        x if CUES.contains(&x) => Role::Weak,
+        _ => Role::Bare,
+    }
+}

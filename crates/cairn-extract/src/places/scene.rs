@@ -1,0 +1,176 @@
+//! The scene: which of the caption's places is where the photo was taken, ranked by the
+//! role each plays in its sentence (dateline, `in X, Country`, `in X`, `near X`, a place
+//! named only as an origin or a border), with how sure the choice is and why.
+
+use cairn_model::{Confidence, Place, PlaceKind, Span};
+
+use super::candidates::{Mention, is_qualifying_gap};
+use super::roles::Role;
+
+/// A resolved or fallen-back place with what the scene choice reads of its mention.
+pub(super) struct Spot {
+    pub(super) place: Place,
+    pub(super) role: Role,
+    pub(super) dateline: bool,
+    /// `X, Country` or `Y's X`: the mention is placed by what follows or holds it.
+    pub(super) qualified: bool,
+    /// Located at the enclosing place because the gazetteer lacks the named one.
+    pub(super) fallback: bool,
+    pub(super) exact: bool,
+    pub(super) hinted: bool,
+    /// The words that gave the role, up to the end of what qualifies it.
+    pub(super) reason: Span,
+}
+
+impl Spot {
+    /// Coarse rank: demoted roles, bare names, then places set as the scene.
+    fn tier(&self) -> u8 {
+        if self.dateline {
+            2
+        } else if !self.role.is_scene() {
+            0
+        } else if self.role > Role::Bare || self.hinted || self.qualified {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn specificity(&self) -> u8 {
+        if self.fallback {
+            PlaceKind::Town.specificity_rank()
+        } else {
+            self.place.kind.specificity_rank()
+        }
+    }
+
+    fn confidence(&self, in_scene: bool) -> Confidence {
+        let c = if self.fallback || self.tier() < 2 {
+            Confidence::Low
+        } else if self.dateline || (self.qualified && matches!(self.role, Role::In | Role::At)) {
+            Confidence::High
+        } else if self.role >= Role::Near || self.hinted {
+            Confidence::Medium
+        } else {
+            Confidence::Low
+        };
+        if !in_scene || !self.exact {
+            c.min(Confidence::Medium)
+        } else {
+            c
+        }
+    }
+}
+
+/// Whether mention `mi` opens the caption as a dateline (`GAZA CITY, Gaza Strip -`,
+/// `MARIUPOL, UKRAINE - APRIL 2:`, `ALEP (Syrie) -`): nothing but a date or numbers
+/// before it, and a dash, colon or bracket after it and the places qualifying it.
+pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
+    let m = &mentions[mi];
+    let before = &text[..m.span.start];
+    if before.chars().any(|c| c.is_lowercase()) || before.len() > 24 {
+        return false;
+    }
+    let mut end = m.span.end;
+    let mut n = mi + 1;
+    while n < mentions.len() {
+        let gap = text[end..mentions[n].span.start].trim();
+        if gap != "," && gap != "(" && gap != "،" {
+            break;
+        }
+        end = mentions[n].span.end;
+        n += 1;
+    }
+    let after = text[end..].trim_start_matches([')', ' ']);
+    let qualified = n > mi + 1;
+    ["-", "–", "—", ":", "(", "،"]
+        .iter()
+        .any(|p| after.starts_with(p))
+        // "Genoa, Italy A large section of ...": a headline place before the sentence.
+        || (qualified
+            && text[end..].starts_with(' ')
+            && after.chars().next().is_some_and(char::is_uppercase))
+        // "Kiev (Ukraine), 29 décembre |", "Lagos, 12 March": a place, then the date.
+        || after
+            .strip_prefix(',')
+            .is_some_and(|r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        || (m
+            .text
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .all(char::is_uppercase)
+            && m.text.chars().filter(|c| c.is_alphabetic()).count() >= 3
+            && after.starts_with(','))
+}
+
+/// The reason's span: from the cue words to the end of the places that qualify the
+/// mention (`in Douma, Syria`).
+pub(super) fn reason_span(text: &str, mentions: &[Mention], mi: usize) -> Span {
+    let m = &mentions[mi];
+    let mut end = m.span.end;
+    let mut n = mi + 1;
+    while n < mentions.len() && n <= mi + 2 {
+        let gap = text[end..mentions[n].span.start].trim();
+        if !(is_qualifying_gap(gap) || mentions[mi].container && n == mi + 1) {
+            break;
+        }
+        if mentions[n].chosen.is_none() {
+            break;
+        }
+        end = mentions[n].span.end;
+        n += 1;
+    }
+    Span::new(m.cue_start.min(m.span.start), end)
+}
+
+/// Chooses the scene among `spots` (in text order): a place in the scene sentence (or
+/// the dateline) before others, then by tier, then the most specific, then the role, then
+/// one qualified by a larger place (`in Windsor, Britain`), then the first. Sets its confidence and reason; a low one gets a warning.
+pub(super) fn choose(
+    text: &str,
+    spots: &[Spot],
+    scene: Span,
+    warnings: &mut Vec<String>,
+) -> Option<Place> {
+    let in_scene = |s: &Spot| {
+        s.dateline || (s.place.span.start >= scene.start && s.place.span.end <= scene.end)
+    };
+    // A place named only inside another name (`China National Day`) is never the scene.
+    let scene_spots = spots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.role != Role::Name);
+    let best = scene_spots.max_by(|(ia, a), (ib, b)| {
+        let key = |i: usize, s: &Spot| {
+            (
+                in_scene(s),
+                s.tier(),
+                std::cmp::Reverse(s.specificity()),
+                s.dateline,
+                s.role.rank(),
+                s.qualified,
+                std::cmp::Reverse(i),
+            )
+        };
+        key(*ia, a).cmp(&key(*ib, b))
+    })?;
+    let spot = best.1;
+    let mut place = spot.place.clone();
+    let confidence = spot.confidence(in_scene(spot));
+    place.confidence = Some(confidence);
+    let r = spot.reason;
+    let reason = text.get(r.start..r.end).unwrap_or(&place.text);
+    place.reason = Some(reason.to_string());
+    if confidence == Confidence::Low {
+        let why = match spot.role {
+            Role::Origin => "named only as where people came from",
+            Role::Border => "named only as a border",
+            Role::Team => "named only as a team or side",
+            Role::Name => "named only within another name",
+            _ if spot.fallback => "located at the enclosing place",
+            _ => "no word in the caption sets the scene there",
+        };
+        warnings.push(format!("location {:?} is uncertain: {why}", place.name));
+    }
+    Some(place)
+}

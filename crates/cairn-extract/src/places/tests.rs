@@ -1,0 +1,369 @@
+//! Caption-shaped fixtures for the scene rules, one or more per rule (our own sentences).
+
+use cairn_model::Confidence;
+
+use crate::Extractor;
+
+fn extractor() -> &'static Extractor {
+    static EX: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::bundled);
+    &EX
+}
+
+/// The location's gazetteer name, country and confidence.
+fn scene(caption: &str) -> Option<(String, String, Confidence, String)> {
+    let r = extractor().extract(caption);
+    r.location.map(|p| {
+        (
+            p.name,
+            p.country.unwrap_or_default(),
+            p.confidence.expect("a location has a confidence"),
+            p.reason.unwrap_or_default(),
+        )
+    })
+}
+
+fn assert_scene(caption: &str, name: &str, cc: &str) -> (Confidence, String) {
+    let got = scene(caption);
+    let Some((n, c, conf, reason)) = got else {
+        panic!("{caption:?}: no location, want {name}");
+    };
+    assert_eq!((n.as_str(), c.as_str()), (name, cc), "{caption:?}");
+    (conf, reason)
+}
+
+#[test]
+fn datelines_are_the_scene_with_high_confidence() {
+    let (conf, reason) = assert_scene(
+        "GAZA CITY, Gaza Strip - Palestinians inspect a flattened house on Tuesday. (Photo by Jane Roe/Getty Images)",
+        "Gaza",
+        "PS",
+    );
+    assert_eq!(conf, Confidence::High);
+    assert_eq!(reason, "GAZA CITY, Gaza Strip");
+    let (conf, _) = assert_scene(
+        "MARIUPOL, UKRAINE - MARCH 9: A man pushes a bicycle past a burnt bus on March 9, 2015. (Photo by John Roe/Getty Images)",
+        "Mariupol",
+        "UA",
+    );
+    assert_eq!(conf, Confidence::High);
+    // A headline place, then the sentence.
+    assert_scene(
+        "Genoa, Italy Firefighters search the rubble of the Morandi viaduct after it gave way. Photograph: Jane Roe/EPA",
+        "Genoa",
+        "IT",
+    );
+}
+
+#[test]
+fn in_x_country_is_high_and_in_x_medium() {
+    let (conf, reason) = assert_scene(
+        "A boy sits on the rubble of his home in Douma, Syria, on Friday. REUTERS/Jane Roe",
+        "Dūmā",
+        "SY",
+    );
+    assert_eq!(conf, Confidence::High);
+    assert_eq!(reason, "in Douma, Syria");
+    let (conf, reason) = assert_scene(
+        "A boy sits on the rubble of his home in Aleppo on Friday. REUTERS/Jane Roe",
+        "Aleppo",
+        "SY",
+    );
+    assert_eq!(conf, Confidence::Medium);
+    assert_eq!(reason, "in Aleppo");
+}
+
+#[test]
+fn origins_borders_and_teams_are_not_the_scene() {
+    assert_scene(
+        "Ukrainian refugees wait for a train at the station in Przemysl, Poland. REUTERS/Jane Roe",
+        "Przemyśl",
+        "PL",
+    );
+    assert_scene(
+        "A man who fled his home in Hodeidah sits outside a tent in Sanaa, Yemen. (Xinhua/John Roe)",
+        "Sanaa",
+        "YE",
+    );
+    assert_scene(
+        "A girl displaced from the port city of Hodeidah queues for bread in Sanaa. REUTERS/Jane Roe",
+        "Sanaa",
+        "YE",
+    );
+    assert_scene(
+        "Brazil's striker heads the ball against Serbia at a stadium in Doha, Qatar. AP Photo/Jane Roe",
+        "Doha",
+        "QA",
+    );
+    let got = scene("Women queue for water near the border with Chad. AFP");
+    let (name, _, conf, _) = got.expect("the border is all there is");
+    assert_eq!(name, "Chad");
+    assert_eq!(conf, Confidence::Low, "a border is a guess at best");
+}
+
+#[test]
+fn a_possessive_names_the_place_that_holds_the_next() {
+    let (_, reason) = assert_scene(
+        "Smoke rises over Homs's Khalidiya district after shelling on Monday. REUTERS/John Roe",
+        "Khalidiya",
+        "SY",
+    );
+    assert!(reason.contains("Homs's Khalidiya"), "{reason}");
+}
+
+#[test]
+fn names_of_people_families_institutions_and_streets_are_not_places() {
+    // A hospital and a street named after a person or a city.
+    assert_scene(
+        "Medics carry a wounded boy into Nasser Hospital in Khan Younis, southern Gaza Strip. AFP",
+        "Khān Yūnis",
+        "PS",
+    );
+    assert_scene(
+        "The Smith family walks along Damascus Street in Beirut on Sunday. AP Photo/Jane Roe",
+        "Beirut",
+        "LB",
+    );
+    let r = extractor().extract("Traffic moves along Damascus Street on Sunday. AP Photo/Jane Roe");
+    assert!(r.places.is_empty(), "{:?}", r.places);
+    let r = extractor().extract("The Jenin family gathers for a meal. AP Photo/Jane Roe");
+    assert!(r.places.is_empty(), "{:?}", r.places);
+    // A person whose surname is a town's.
+    assert_scene(
+        "Mohammed Homs, 34, repairs a radio in his shop in Aleppo. AFP",
+        "Aleppo",
+        "SY",
+    );
+    let r = extractor().extract("Mohammed Homs, 34, repairs a radio in his shop. AFP");
+    assert!(r.location.is_none(), "{:?}", r.location);
+    // An adjective is no place.
+    let r = extractor().extract("A Greek coast guard boat approaches a dinghy. AP");
+    assert!(r.location.is_none(), "{:?}", r.location);
+}
+
+#[test]
+fn regions_resolve_to_themselves() {
+    for (caption, name) in [
+        ("Children play in a camp in Darfur on Monday. AFP", "Darfur"),
+        ("Shelling continues in the Donbas on Monday. AFP", "Donbas"),
+        (
+            "Smoke rises over Eastern Ghouta on Monday. AFP",
+            "Eastern Ghouta",
+        ),
+        (
+            "A boy walks through rubble in the Gaza Strip. AFP",
+            "Gaza Strip",
+        ),
+        (
+            "Settlers march in the West Bank on Friday. AFP",
+            "West Bank",
+        ),
+    ] {
+        let got = scene(caption).map(|s| s.0);
+        assert_eq!(got.as_deref(), Some(name), "{caption}");
+    }
+    // `Gaza` alone is Gaza City, never the Palestinian territories' centre.
+    assert_scene(
+        "Palestinians walk through rubble in Gaza. AFP",
+        "Gaza",
+        "PS",
+    );
+}
+
+#[test]
+fn x_in_y_takes_the_x_near_y() {
+    // A neighbourhood named like a city elsewhere lies in the city named after it.
+    let r = extractor().extract("A woman walks in the neighborhood of Giza in Sirte. AFP");
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.country.as_deref(), Some("LY"), "{loc:?}");
+}
+
+#[test]
+fn low_confidence_carries_a_warning() {
+    let r = extractor().extract("Women queue for water near the border with Chad. AFP");
+    assert!(
+        r.warnings.iter().any(|w| w.contains("uncertain")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn scene_words_in_french_spanish_and_german() {
+    assert_scene(
+        "Un enfant marche dans les décombres à Alep, le 3 mars 2016. AFP PHOTO / JEAN ROE",
+        "Aleppo",
+        "SY",
+    );
+    assert_scene(
+        "Un niño camina entre escombros en la ciudad de Homs el 3 de marzo de 2016. EFE/Juan Roe",
+        "Homs",
+        "SY",
+    );
+    assert_scene(
+        "Ein Junge geht durch Trümmer in Aleppo am 3. März 2016. Foto: Hans Roe/dpa",
+        "Aleppo",
+        "SY",
+    );
+}
+
+#[test]
+fn arabic_places_come_from_prepositions_and_lookups() {
+    // No capitals in Arabic: the preposition opens the mention, and the article and
+    // taa marbuta fold away.
+    let (conf, reason) = assert_scene(
+        "أطفال يلعبون في مخيم للنازحين في دارفور، يوم الاثنين. (أ ف ب)",
+        "Darfur",
+        "SD",
+    );
+    assert_eq!(conf, Confidence::Medium);
+    assert_eq!(reason, "في دارفور");
+    // A word that is no place after a preposition gives nothing.
+    let r = extractor().extract("أطفال يلعبون في الشارع يوم الاثنين.");
+    assert!(r.location.is_none(), "{:?}", r.location);
+}
+
+#[test]
+fn at_and_in_rank_alike_and_a_qualified_place_wins_a_tie() {
+    // `at X` inside a longer run of capitals no longer swallows the preposition.
+    assert_scene(
+        "Pilgrims bathe during the Kumbh Mela at Haridwar, Uttarakhand, India, on Monday. EPA-EFE/JANE ROE",
+        "Haridwar",
+        "IN",
+    );
+    // A chapel is no place; the town qualified by its country is the scene.
+    assert_scene(
+        "Mourners arrive at St George's Chapel, in Windsor, Britain, on Saturday. AP Photo/Jane Roe",
+        "Windsor",
+        "GB",
+    );
+    // The qualified place before a bare mention of a larger one later.
+    assert_scene(
+        "Shops stay shut at Rafah, southern Gaza Strip, as officials in Gaza declare a day of mourning. AFP",
+        "Rafaḩ",
+        "PS",
+    );
+}
+
+#[test]
+fn a_camp_in_a_city_lies_near_that_city() {
+    let r = extractor().extract(
+        "Boys line up in the yard of a school at Shati refugee camp in Gaza City on Saturday. AP Photo/Jane Roe",
+    );
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.country.as_deref(), Some("PS"), "{loc:?}");
+}
+
+#[test]
+fn french_elisions_and_headline_datelines() {
+    // `d’Alep` names Aleppo; `près de` is near.
+    assert_scene(
+        "Des secouristes fouillent les décombres dans le quartier Salihin d’Alep, le 4 mai 2016. (AFP / Jean Roe)",
+        "Aleppo",
+        "SY",
+    );
+    assert_scene(
+        "Un immeuble brûle dans la ville d’Irpin, près de Kiev, le 4 mars 2022. AFP",
+        "Irpin",
+        "UA",
+    );
+    // A headline place in brackets with its country, then the date.
+    let (conf, _) = assert_scene(
+        "Alep (Syrie), 3 janvier | Des tentes inondées dans un camp de déplacés.",
+        "Aleppo",
+        "SY",
+    );
+    assert_eq!(conf, Confidence::High);
+}
+
+#[test]
+fn parts_of_a_place_and_credits_in_capitals() {
+    // A possessive before a lower-case part of the place names the place.
+    assert_scene(
+        "Fighters patrol a market in Kabul's old city on Friday. JOHN ROE/AP",
+        "Kabul",
+        "AF",
+    );
+    // Words in capitals after a place in title case are not part of its name.
+    assert_scene(
+        "A boy walks home in Kabul BY NIGHT, a series by Jane Roe.",
+        "Kabul",
+        "AF",
+    );
+    // A street in lower case lies in the city it is named with.
+    assert_scene(
+        "A man is dragged into a Baghdad street by a crowd on Monday. AP Photo/Jane Roe",
+        "Baghdad",
+        "IQ",
+    );
+}
+
+#[test]
+fn a_name_placed_once_is_that_place_everywhere() {
+    // The dateline names a village with many namesakes; the sentence says which.
+    let r = extractor().extract(
+        "Metochi (Greece), 23/07/2023.- A firefighter tries to put out a wildfire at Metochi village, near Nafplio, Greece, 23 July 2023. EPA-EFE/JOHN ROE",
+    );
+    let ids: Vec<_> = r
+        .places
+        .iter()
+        .filter(|p| p.text == "Metochi")
+        .map(|p| p.gazetteer_id.clone())
+        .collect();
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.text, "Metochi");
+    assert!(
+        ids.iter().all(|i| *i == loc.gazetteer_id),
+        "{ids:?} {loc:?}"
+    );
+    // Near Nafplio (37.57 N, 22.80 E), not one of the other Metochis.
+    assert!(
+        (loc.lat - 37.6).abs() < 0.3 && (loc.lon - 22.9).abs() < 0.3,
+        "{loc:?}"
+    );
+}
+
+#[test]
+fn an_unknown_town_in_a_known_country_is_a_low_guess() {
+    let r = extractor().extract(
+        "A woman walks past shelled houses in Qaryat Zzyx, Ethiopia, on Sunday. AFP PHOTO / JOHN ROE",
+    );
+    let loc = r.location.expect("the country's point, said to be a guess");
+    assert_eq!(loc.country.as_deref(), Some("ET"));
+    assert_eq!(loc.text, "Qaryat Zzyx");
+    assert_eq!(loc.confidence, Some(Confidence::Low));
+    assert!(
+        r.warnings.iter().any(|w| w.contains("Qaryat Zzyx")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_possessive_holding_an_unknown_district_says_so() {
+    let r = extractor()
+        .extract("Smoke rises over Homs's Qaryat Zzyx district after shelling on Monday. AFP");
+    let loc = r.location.expect("the holder's point");
+    assert_eq!(loc.name, "Homs");
+    assert_eq!(loc.text, "Qaryat Zzyx");
+    assert_eq!(loc.confidence, Some(Confidence::Low));
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("Qaryat Zzyx") && w.contains("Homs")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn arabic_kind_words_and_prefixed_prepositions_set_the_scene() {
+    let (conf, reason) = assert_scene(
+        "نازحون يصلون إلى مخيم بمنطقة دارفور يوم الاثنين",
+        "Darfur",
+        "SD",
+    );
+    assert_eq!(conf, Confidence::Medium);
+    assert_eq!(reason, "بمنطقة دارفور");
+    let (conf, _) = assert_scene("أطفال يلعبون قرب دونباس يوم الاثنين", "Donbas", "UA");
+    assert_eq!(conf, Confidence::Medium);
+}
