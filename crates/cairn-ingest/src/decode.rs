@@ -1,55 +1,160 @@
 //! Decoding bytes to text, and telling text from binary.
 
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+
 /// Decoded text with the encoding used and what went wrong on the way.
 #[derive(Debug)]
 pub struct Decoded {
     /// The text spans refer to.
     pub text: String,
-    /// `utf-8`, `utf-16le` or `utf-16be`.
+    /// `utf-8`, `utf-16le`, `utf-16be`, or the WHATWG name of a legacy encoding
+    /// (`windows-1252`, `Shift_JIS`...).
     pub encoding: &'static str,
     /// Problems that did not stop decoding.
     pub warnings: Vec<String>,
 }
 
-/// Decodes a page: UTF-16 when it starts with a UTF-16 byte-order mark, UTF-8 otherwise
-/// (a UTF-8 BOM is dropped). Invalid sequences become U+FFFD with a warning saying where
-/// the first one is.
-pub fn decode_text(bytes: &[u8]) -> Decoded {
-    let mut warnings = Vec::new();
-    if let Some((enc, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
-        if enc != encoding_rs::UTF_8 {
-            let (text, had_errors) = enc.decode_without_bom_handling(&bytes[bom_len..]);
-            if had_errors {
-                warnings.push(format!("invalid {} sequences replaced", enc.name()));
-            }
-            let encoding = if enc == encoding_rs::UTF_16BE {
-                "utf-16be"
-            } else {
-                "utf-16le"
-            };
-            return Decoded {
-                text: text.into_owned(),
-                encoding,
-                warnings,
-            };
-        }
+/// The name an encoding is recorded under.
+fn name_of(enc: &'static Encoding) -> &'static str {
+    if enc == UTF_8 {
+        "utf-8"
+    } else if enc == UTF_16LE {
+        "utf-16le"
+    } else if enc == UTF_16BE {
+        "utf-16be"
+    } else {
+        enc.name()
     }
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match std::str::from_utf8(body) {
-        Ok(s) => s.to_owned(),
-        Err(e) => {
-            warnings.push(format!(
-                "invalid UTF-8 at byte {}; decoded with replacement characters (U+FFFD)",
-                e.valid_up_to() + (bytes.len() - body.len())
-            ));
-            String::from_utf8_lossy(body).into_owned()
+}
+
+/// Decodes a text page: by its byte-order mark (UTF-16 or UTF-8), else as UTF-8 when it
+/// is, else in the legacy encoding its bytes look like ([`decode_source`] with nothing
+/// declared).
+pub fn decode_text(bytes: &[u8]) -> Decoded {
+    decode_source(bytes, None, false)
+}
+
+/// Decodes a source's bytes in the encoding they are in, found as browsers find it: a
+/// byte-order mark; else the charset its transport declared (`declared`: a WARC
+/// record's HTTP `Content-Type`); else, for a page (`html`), the charset a `<meta>` of
+/// its first 1024 bytes declares; else UTF-8 when the bytes are UTF-8; else the legacy
+/// encoding they look like (detected, with a warning saying so). Invalid sequences
+/// become U+FFFD with a warning saying where the first one is.
+pub fn decode_source(bytes: &[u8], declared: Option<&str>, html: bool) -> Decoded {
+    if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
+        return decode_with(enc, &bytes[bom_len..], bom_len, Vec::new());
+    }
+    let declared = declared
+        .and_then(|l| Encoding::for_label(l.trim().as_bytes()))
+        .or_else(|| html.then(|| meta_charset(bytes)).flatten());
+    if let Some(enc) = declared {
+        // A page cannot declare UTF-16 in its own bytes (as browsers read it).
+        let enc = if enc == UTF_16LE || enc == UTF_16BE {
+            UTF_8
+        } else {
+            enc.output_encoding()
+        };
+        return decode_with(enc, bytes, 0, Vec::new());
+    }
+    let Err(e) = std::str::from_utf8(bytes) else {
+        return decode_with(UTF_8, bytes, 0, Vec::new());
+    };
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(bytes, true);
+    let enc = detector.guess(None, false);
+    let warning = format!(
+        "invalid UTF-8 at byte {} and no encoding declared; decoded as {} (detected)",
+        e.valid_up_to(),
+        name_of(enc)
+    );
+    decode_with(enc, bytes, 0, vec![warning])
+}
+
+/// Decodes a source's bytes again as it was decoded when it was stored (`recorded`:
+/// the encoding its source row names), so that the text spans count in is the same
+/// whatever decoding later versions would choose.
+pub fn decode_as(bytes: &[u8], recorded: &str) -> Decoded {
+    let Some(enc) = Encoding::for_label(recorded.as_bytes()) else {
+        return decode_text(bytes);
+    };
+    let bom = Encoding::for_bom(bytes)
+        .filter(|(b, _)| *b == enc)
+        .map_or(0, |(_, n)| n);
+    decode_with(enc, &bytes[bom..], bom, Vec::new())
+}
+
+/// Decodes `body` (the bytes after a byte-order mark of `skipped` bytes) in `enc`.
+fn decode_with(
+    enc: &'static Encoding,
+    body: &[u8],
+    skipped: usize,
+    mut warnings: Vec<String>,
+) -> Decoded {
+    let text = if enc == UTF_8 {
+        match std::str::from_utf8(body) {
+            Ok(s) => s.to_owned(),
+            Err(e) => {
+                warnings.push(format!(
+                    "invalid UTF-8 at byte {}; decoded with replacement characters (U+FFFD)",
+                    e.valid_up_to() + skipped
+                ));
+                String::from_utf8_lossy(body).into_owned()
+            }
         }
+    } else {
+        let (text, had_errors) = enc.decode_without_bom_handling(body);
+        if had_errors {
+            warnings.push(format!("invalid {} sequences replaced", name_of(enc)));
+        }
+        text.into_owned()
     };
     Decoded {
         text,
-        encoding: "utf-8",
+        encoding: name_of(enc),
         warnings,
     }
+}
+
+/// The encoding a `<meta charset>` or `<meta http-equiv="Content-Type" content="...;
+/// charset=...">` in the first 1024 bytes of a page declares, if one does.
+fn meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let lower: Vec<u8> = head.to_ascii_lowercase();
+    let mut at = 0;
+    while let Some(i) = find(&lower[at..], b"<meta") {
+        let start = at + i + 5;
+        let end = lower[start..]
+            .iter()
+            .position(|&b| b == b'>')
+            .map_or(lower.len(), |e| start + e);
+        let tag = &lower[start..end];
+        if let Some(c) = find(tag, b"charset") {
+            let rest = &tag[c + 7..];
+            let rest = rest.trim_ascii_start();
+            if let Some(rest) = rest.strip_prefix(b"=") {
+                let rest = rest.trim_ascii_start();
+                let rest = rest
+                    .strip_prefix(b"\"")
+                    .or_else(|| rest.strip_prefix(b"'"))
+                    .unwrap_or(rest);
+                let n = rest
+                    .iter()
+                    .position(|&b| {
+                        matches!(b, b'"' | b'\'' | b';' | b'/' | b'>') || b.is_ascii_whitespace()
+                    })
+                    .unwrap_or(rest.len());
+                if let Some(enc) = Encoding::for_label(&rest[..n]) {
+                    return Some(enc);
+                }
+            }
+        }
+        at = end;
+    }
+    None
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Says what a byte string looks like when it is not text, or `None` for text.
@@ -106,6 +211,30 @@ mod tests {
         let d = decode_text(&b);
         assert_eq!(d.text, "Douma, Syria");
         assert_eq!(d.encoding, "utf-16le");
+    }
+
+    #[test]
+    fn declared_and_detected_legacy_encodings_decode() {
+        let page = b"<html><head><meta charset=\"windows-1252\"></head><p>Jos\xe9 Mu\xf1oz</p>";
+        let d = decode_source(page, None, true);
+        assert!(d.text.contains("Jos\u{e9} Mu\u{f1}oz"), "{}", d.text);
+        assert_eq!((d.encoding, d.warnings.len()), ("windows-1252", 0));
+        let equiv =
+            b"<meta http-equiv=Content-Type content='text/html; charset=ISO-8859-1'>Mu\xf1oz";
+        assert_eq!(decode_source(equiv, None, true).encoding, "windows-1252");
+        // The transport's charset comes before the page's own.
+        let koi = decode_source(b"<meta charset=utf-8>\xf0\xd2\xc9", Some("koi8-r"), true);
+        assert_eq!(koi.encoding, "KOI8-R");
+        let text = "Le pr\u{e9}sident fran\u{e7}ais a visit\u{e9} la r\u{e9}gion touch\u{e9}e \
+                    par les inondations \u{e0} Nice, en France, le 3 octobre.";
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(text);
+        let d = decode_text(&latin);
+        assert_eq!(d.text, text);
+        assert_eq!(d.encoding, "windows-1252");
+        assert!(d.warnings[0].contains("invalid UTF-8") && d.warnings[0].contains("detected"));
+        // Recorded encodings decode the same bytes the same way again.
+        assert_eq!(decode_as(&latin, "windows-1252").text, text);
+        assert!(decode_as(&latin, "utf-8").text.contains('\u{FFFD}'));
     }
 
     #[test]

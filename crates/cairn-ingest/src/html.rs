@@ -13,7 +13,10 @@
 use cairn_model::{Segment, Span, fold_whitespace};
 use scraper::{ElementRef, Html, Node};
 
+mod bounds;
 mod stream;
+
+pub use bounds::{MAX_TAG_ATTRIBUTES, MAX_TREE_ATTRIBUTES, MAX_TREE_ELEMENTS, OverBound};
 
 /// An `alt` or `title` needs this many words to be taken as a caption.
 const MIN_ATTR_WORDS: usize = 8;
@@ -191,8 +194,26 @@ fn elements(doc: &Html) -> impl Iterator<Item = ElementRef<'_>> {
 /// The captions of a page, in page order, and the text they make: read in one pass over
 /// the page's tokens where its markup is plainly nested (most pages), else from the tree
 /// the HTML parser builds ([`render_by_tree`], the same captions from any page).
+///
+/// A page over a bound of the work per page (see [`try_render`]) gives no captions.
 pub fn render(html: &str) -> (String, Vec<Segment>) {
-    assemble(stream::captions(html).unwrap_or_else(|| tree_captions(html)))
+    try_render(html).unwrap_or_default()
+}
+
+/// [`render`], or why the page is not read: a tag with more than
+/// [`MAX_TAG_ATTRIBUTES`] attributes, or a page the parser must repair with more than
+/// [`MAX_TREE_ELEMENTS`] elements or [`MAX_TREE_ATTRIBUTES`] attributes.
+pub fn try_render(html: &str) -> Result<(String, Vec<Segment>), OverBound> {
+    bounds::check_quoted_runs(html)?;
+    let captions = match stream::captions(html) {
+        Ok(c) => c,
+        Err(stream::NotRead::OverBound(e)) => return Err(e),
+        Err(stream::NotRead::NeedsTree(shape)) => {
+            bounds::check_tree(shape)?;
+            tree_captions(html)
+        }
+    };
+    Ok(assemble(captions))
 }
 
 /// [`render`] through the tree builder whatever the page (benchmarks compare the two).
@@ -545,11 +566,11 @@ mod tests {
     /// the tree walk's.
     fn stream_reads_as_the_tree(page: &str) -> bool {
         match stream::captions(page) {
-            Some(got) => {
+            Ok(got) => {
                 assert_eq!(got, tree_captions(page), "{page:?}");
                 true
             }
-            None => false,
+            Err(_) => false,
         }
     }
 

@@ -17,27 +17,30 @@ mod decode;
 mod detect;
 pub mod html;
 pub mod image;
+mod limits;
+mod names;
+mod render;
 mod walk;
 pub mod warc;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use cairn_model::{Document, Embedded, Segment, SourceKind, Span};
+use cairn_model::{Document, SourceKind};
 use sha2::{Digest, Sha256};
 
-pub use decode::{Decoded, decode_text, sniff_binary};
+pub use decode::{Decoded, decode_as, decode_source, decode_text, sniff_binary};
 pub use detect::{Format, detect};
-pub use walk::{Input, expand_paths};
-
-/// The largest source read whole (bigger files are refused with a clear error).
-pub const MAX_SOURCE_BYTES: u64 = 512 * 1024 * 1024;
+pub use limits::{MAX_LINE_BYTES, MAX_SOURCE_BYTES};
+pub use names::{quoted, quoted_path};
+pub use render::{render, render_as_stored};
+pub use walk::{Expanded, Input, expand_paths, expand_paths_with};
 
 /// Why a source could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", quoted(.path))]
     Io {
         /// The file.
         path: String,
@@ -46,13 +49,13 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The file holds no bytes.
-    #[error("{path}: the file is empty, nothing to ingest")]
+    #[error("{}: the file is empty, nothing to ingest", quoted(.path))]
     Empty {
         /// The file.
         path: String,
     },
     /// The file is not text.
-    #[error("{path}: not a text page ({what}); skipped")]
+    #[error("{}: not a text page ({what}); skipped", quoted(.path))]
     Binary {
         /// The file.
         path: String,
@@ -60,7 +63,7 @@ pub enum Error {
         what: String,
     },
     /// The input could not be decoded (damaged compression, bad JSON line...).
-    #[error("{path}: {message}")]
+    #[error("{}: {message}", quoted(.path))]
     Bad {
         /// The file (and where in it).
         path: String,
@@ -78,7 +81,7 @@ pub enum Error {
         message: String,
     },
     /// The file is larger than [`MAX_SOURCE_BYTES`].
-    #[error("{path}: {size} bytes is over the limit of {limit} bytes for one source")]
+    #[error("{}: {size} bytes is over the limit of {limit} bytes for one source", quoted(.path))]
     TooLarge {
         /// The file.
         path: String,
@@ -115,7 +118,7 @@ fn file_uri_with(path: &Path, lstat: Option<&std::fs::Metadata>) -> String {
     let abs = canonical_with(path, lstat)
         .or_else(|_| std::path::absolute(path))
         .unwrap_or_else(|_| PathBuf::from(path));
-    format!("file://{}", abs.display())
+    names::file_uri_of(&abs)
 }
 
 thread_local! {
@@ -206,7 +209,7 @@ pub struct RawSource {
 
 /// Reads one file as one plain-text page (no format detection; see [`read_input`]).
 pub fn read_file(path: &Path) -> Result<Document> {
-    let name = path.display().to_string();
+    let name = quoted_path(path);
     let io = |source| Error::Io {
         path: name.clone(),
         source,
@@ -256,33 +259,38 @@ pub fn document_from_bytes(uri: String, name: &str, bytes: Vec<u8>) -> Result<Do
     })
 }
 
-/// Reads all of `r` up to `limit` bytes; over it is an error naming `name`.
-fn read_limited(r: impl Read, name: &str, limit: u64) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    r.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::Bad {
-            path: name.into(),
-            message: format!("cannot read: {e}"),
-        })?;
-    if bytes.len() as u64 > limit {
-        return Err(Error::TooLarge {
-            path: name.into(),
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
-    Ok(bytes)
-}
+use limits::read_limited;
 
 /// Reads one input: detects its format by content, undoes gzip/zstd (bounded: a
 /// decompression bomb stops at [`MAX_SOURCE_BYTES`] per source), and calls `emit` with
-/// each source it holds, in order, until `emit` returns false.
+/// each source it holds, in order, until `emit` returns false. What is not a regular
+/// file (a FIFO, a device) is refused without being opened: opening a FIFO waits for a
+/// writer.
 pub fn read_input(
     input: &Input,
     opts: &ReadOptions,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
 ) {
+    read_input_as(input, opts, emit, false);
+}
+
+/// [`read_input`] for one of many small files read at once: a compressed file is not
+/// read (its decompressed bytes could be far larger than the file) and false is
+/// returned, for the caller to read it with [`read_input`] on its own.
+pub fn read_small_input(
+    input: &Input,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+) -> bool {
+    read_input_as(input, opts, emit, true)
+}
+
+fn read_input_as(
+    input: &Input,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+    small: bool,
+) -> bool {
     let (name, uri, reader, size): (String, String, Box<dyn Read>, _) = match input {
         Input::Stdin => (
             "<stdin>".into(),
@@ -291,10 +299,21 @@ pub fn read_input(
             None,
         ),
         Input::File(p) => {
-            let name = p.display().to_string();
+            let name = quoted_path(p);
             // One `lstat` tells both whether the path is a link (for its URI) and, when it
             // is a plain file, its size; a link's size is the opened file's.
             let lstat = std::fs::symlink_metadata(p).ok();
+            let regular = match &lstat {
+                Some(m) if m.file_type().is_symlink() => std::fs::metadata(p).ok(),
+                m => m.clone(),
+            };
+            if let Some(m) = regular.filter(|m| !m.file_type().is_file()) {
+                emit(Err(Error::Bad {
+                    path: name,
+                    message: format!("not a regular file ({}); skipped", file_kind(&m)),
+                }));
+                return true;
+            }
             match std::fs::File::open(p) {
                 Ok(f) => {
                     let size = match &lstat {
@@ -305,24 +324,54 @@ pub fn read_input(
                 }
                 Err(source) => {
                     emit(Err(Error::Io { path: name, source }));
-                    return;
+                    return true;
                 }
             }
         }
     };
-    read_stream(reader, &name, &uri, opts, emit, 0, size);
+    let mut r = BufReader::with_capacity(256 * 1024, reader);
+    if small
+        && r.fill_buf()
+            .is_ok_and(|h| matches!(detect(h), Format::Gzip | Format::Zstd))
+    {
+        return false;
+    }
+    let path = match input {
+        Input::File(p) => Some(p.as_path()),
+        Input::Stdin => None,
+    };
+    read_stream(r, (&name, path), &uri, opts, emit, 0, size);
+    true
 }
 
+/// What kind of file a path is that is not a regular file, in words.
+fn file_kind(m: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// `named`: what messages call the input, and its path when it is a file.
 fn read_stream(
-    reader: Box<dyn Read>,
-    name: &str,
+    mut r: BufReader<Box<dyn Read>>,
+    named: (&str, Option<&Path>),
     uri: &str,
     opts: &ReadOptions,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
     depth: u8,
     size: Option<u64>,
 ) {
-    let mut r = BufReader::with_capacity(256 * 1024, reader);
+    let name = named.0;
     let head = match r.fill_buf() {
         Ok(h) => h.to_vec(),
         Err(source) => {
@@ -346,14 +395,20 @@ fn read_stream(
                 let probe = flate2::bufread::GzDecoder::new(&head[..]);
                 let _ = probe.take(16).read_to_end(&mut inner);
                 if matches!(detect(&inner), Format::Warc | Format::Arc) {
-                    read_warc_seekable(r, true, name, depth == 0, emit);
+                    read_warc_seekable(r, true, named, depth == 0, emit);
                     return;
                 }
                 let dec = flate2::bufread::MultiGzDecoder::new(r);
-                read_stream(Box::new(dec), name, uri, opts, emit, depth + 1, None);
+                let dec: Box<dyn Read> = Box::new(dec);
+                let r = BufReader::with_capacity(256 * 1024, dec);
+                read_stream(r, named, uri, opts, emit, depth + 1, None);
             } else {
                 match zstd::stream::read::Decoder::with_buffer(r) {
-                    Ok(dec) => read_stream(Box::new(dec), name, uri, opts, emit, depth + 1, None),
+                    Ok(dec) => {
+                        let dec: Box<dyn Read> = Box::new(dec);
+                        let r = BufReader::with_capacity(256 * 1024, dec);
+                        read_stream(r, named, uri, opts, emit, depth + 1, None)
+                    }
                     Err(e) => {
                         emit(Err(Error::Bad {
                             path: name.into(),
@@ -369,7 +424,7 @@ fn read_stream(
                 message: "compressed more than twice over".into(),
             }));
         }
-        Format::Warc | Format::Arc => read_warc_seekable(r, false, name, depth == 0, emit),
+        Format::Warc | Format::Arc => read_warc_seekable(r, false, named, depth == 0, emit),
         Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
         _ => {
             // A single-document file over the limit is refused before reading it.
@@ -406,24 +461,26 @@ fn read_stream(
     }
 }
 
+/// The largest WARC read into memory (a compressed one that is not gzip per record): its
+/// records are read from memory, so it is held whole.
+const MAX_CONTAINER_BYTES: u64 = 512 * 1024 * 1024;
+
 /// Reads a WARC from a file name when it is one (seekable: a damaged record is
 /// skipped by going back to just after its start), else from memory.
 fn read_warc_seekable(
     r: BufReader<Box<dyn Read>>,
     gz: bool,
-    name: &str,
+    (name, path): (&str, Option<&Path>),
     is_the_file: bool,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
 ) {
-    let path = Path::new(name);
-    let reopened = if is_the_file && path.is_file() {
-        std::fs::File::open(path).ok()
-    } else {
-        None
+    let reopened = match path {
+        Some(path) if is_the_file && path.is_file() => std::fs::File::open(path).ok(),
+        _ => None,
     };
     match reopened {
         Some(f) => read_warc(f, gz, name, emit),
-        _ => match read_limited(r, name, MAX_SOURCE_BYTES) {
+        _ => match read_limited(r, name, MAX_CONTAINER_BYTES) {
             Ok(bytes) => read_warc(std::io::Cursor::new(bytes), gz, name, emit),
             Err(e) => {
                 emit(Err(e));
@@ -453,11 +510,27 @@ fn read_jsonl(
         "date_field": opts.date_field,
     })
     .to_string();
-    for (i, line) in r.split(b'\n').enumerate() {
-        let n = i + 1;
+    let mut lines = limits::Lines::new(r, MAX_LINE_BYTES);
+    let mut n = 0;
+    loop {
+        n += 1;
         let where_ = format!("{name} line {n}");
-        let mut line = match line {
-            Ok(l) => l,
+        let mut line = match lines.next_line() {
+            Ok(Some(limits::Line::Whole(l))) => l,
+            Ok(Some(limits::Line::TooLong(size))) => {
+                let e = Error::Bad {
+                    path: where_,
+                    message: format!(
+                        "a line of {size} bytes is over the bound of {MAX_LINE_BYTES} bytes \
+                         for one JSON Lines record; skipped (the line was not held in memory)"
+                    ),
+                };
+                if !emit(Err(e)) {
+                    return;
+                }
+                continue;
+            }
+            Ok(None) => return,
             Err(e) => {
                 emit(Err(Error::Bad {
                     path: where_,
@@ -470,16 +543,6 @@ fn read_jsonl(
             line.pop();
         }
         if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if line.len() as u64 > MAX_SOURCE_BYTES {
-            if !emit(Err(Error::TooLarge {
-                path: where_,
-                size: line.len() as u64,
-                limit: MAX_SOURCE_BYTES,
-            })) {
-                return;
-            }
             continue;
         }
         let line_uri = opts
@@ -505,122 +568,6 @@ fn read_jsonl(
             return;
         }
     }
-}
-
-fn one_segment(text: &str) -> Vec<Segment> {
-    let t = cairn_model::fold_whitespace(text);
-    if t.trim().is_empty() {
-        return Vec::new();
-    }
-    vec![Segment {
-        span: Span::new(0, text.len()),
-        text: t.trim().to_string(),
-    }]
-}
-
-/// Turns a raw source into a document: decoded text, captions with spans, embedded
-/// fields, warnings.
-pub fn render(raw: RawSource) -> Result<Document> {
-    let RawSource {
-        uri,
-        name,
-        kind,
-        bytes,
-        sha256,
-        origin,
-    } = raw;
-    if bytes.is_empty() {
-        return Err(Error::Empty { path: name });
-    }
-    let mut warnings = Vec::new();
-    if kind == SourceKind::Warc {
-        warnings = warc::origin_warnings(origin.as_deref());
-    }
-    let mut embedded = None;
-    let (text, encoding, segments) = match kind {
-        SourceKind::Text | SourceKind::Html | SourceKind::Warc => {
-            let html = kind == SourceKind::Html
-                || (kind == SourceKind::Warc
-                    && detect(&bytes[..bytes.len().min(4096)]) == Format::Html);
-            if !html {
-                if let Some(what) = sniff_binary(&bytes) {
-                    return Err(Error::Binary { path: name, what });
-                }
-            }
-            let d = decode_text(&bytes);
-            warnings.extend(d.warnings);
-            if html {
-                let (text, segments) = html::render(&d.text);
-                if segments.is_empty() {
-                    warnings.push("no captions found in the page's caption markup".into());
-                }
-                (text, d.encoding, Some(segments))
-            } else {
-                (d.text, d.encoding, None)
-            }
-        }
-        SourceKind::Jsonl => {
-            let o: serde_json::Value = origin
-                .as_deref()
-                .and_then(|o| serde_json::from_str(o).ok())
-                .unwrap_or_default();
-            let field = o["text_field"].as_str().unwrap_or("caption").to_string();
-            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Bad {
-                path: name.clone(),
-                message: format!("not a JSON object: {e}"),
-            })?;
-            let text = v
-                .get(&field)
-                .and_then(|t| t.as_str())
-                .ok_or_else(|| Error::Bad {
-                    path: name.clone(),
-                    message: format!("no string field {field:?} (choose one with --text-field)"),
-                })?
-                .to_string();
-            if let Some(df) = o["date_field"].as_str() {
-                if let Some(d) = v.get(df).and_then(|d| d.as_str()) {
-                    embedded = Some(Embedded {
-                        date: Some(d.chars().take(10).collect()),
-                        ..Embedded::default()
-                    });
-                }
-            }
-            let segments = one_segment(&text);
-            (text, "utf-8", Some(segments))
-        }
-        SourceKind::Image => {
-            let format = detect(&bytes[..bytes.len().min(64)]);
-            let e = image::read_image(format, &bytes).map_err(|message| Error::Bad {
-                path: name.clone(),
-                message,
-            })?;
-            let Some(e) = e else {
-                return Err(Error::Bad {
-                    path: name,
-                    message: "the image carries no IPTC or XMP caption".into(),
-                });
-            };
-            let text = e.caption.clone().unwrap_or_default();
-            if text.is_empty() {
-                warnings.push("the image's metadata has no caption text".into());
-            }
-            let segments = one_segment(&text);
-            embedded = Some(e);
-            (text, "utf-8", Some(segments))
-        }
-    };
-    Ok(Document {
-        uri,
-        kind,
-        bytes,
-        sha256,
-        text,
-        encoding: encoding.to_string(),
-        segments,
-        warnings,
-        origin,
-        embedded,
-    })
 }
 
 #[cfg(test)]
@@ -687,10 +634,29 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_decodes_lossily_with_a_warning() {
+    fn invalid_utf8_decodes_in_the_detected_encoding_with_a_warning() {
         let d = document_from_bytes("x".into(), "c.txt", b"caf\xe9 au lait".to_vec()).unwrap();
-        assert_eq!(d.text, "caf\u{FFFD} au lait");
+        assert_eq!(d.text, "caf\u{e9} au lait");
+        assert_eq!(d.encoding, "windows-1252");
         assert_eq!(d.warnings.len(), 1);
         assert!(d.warnings[0].contains("invalid UTF-8"));
+    }
+
+    #[test]
+    fn a_warc_records_http_charset_decodes_its_page() {
+        let origin = r#"{"content_type":"text/html; charset=\"ISO-8859-1\""}"#;
+        let page =
+            b"<html><figcaption>Jos\xe9 Mu\xf1oz walks in Quito, Ecuador.</figcaption></html>";
+        let doc = render(RawSource {
+            uri: "https://a.example/".into(),
+            name: "a.warc".into(),
+            kind: SourceKind::Warc,
+            bytes: page.to_vec(),
+            sha256: sha256_hex(page),
+            origin: Some(origin.into()),
+        })
+        .unwrap();
+        assert_eq!(doc.text, "Jos\u{e9} Mu\u{f1}oz walks in Quito, Ecuador.");
+        assert_eq!(doc.encoding, "windows-1252");
     }
 }

@@ -11,29 +11,47 @@ pub enum Input {
     Stdin,
 }
 
+/// What the command line's paths expand to.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    /// The inputs, each with its size in bytes as the walk saw it.
+    pub inputs: Vec<(Input, u64)>,
+    /// Paths that could not be read (each names its path).
+    pub errors: Vec<crate::Error>,
+    /// What was passed over, naming it (symbolic links inside a directory, not followed).
+    pub warnings: Vec<String>,
+}
+
 /// Expands paths: files as they are, directories recursively (sorted, hidden entries
 /// skipped), `-` as standard input, each with its size in bytes as the walk saw it (0
 /// for standard input and for a file whose size could not be read: reading it will say
 /// why; the sizes of a directory's files are read on the walking threads). Paths that do
 /// not exist are returned as errors naming them, so one typo does not stop the others.
+/// Symbolic links inside directories are not followed (see [`expand_paths_with`]).
 pub fn expand_paths(paths: &[PathBuf]) -> (Vec<(Input, u64)>, Vec<crate::Error>) {
-    let mut inputs = Vec::new();
-    let mut errors = Vec::new();
+    let e = expand_paths_with(paths, false);
+    (e.inputs, e.errors)
+}
+
+/// [`expand_paths`], following symbolic links inside directories when `follow` (a loop
+/// of links is an error naming it), else passing them over with a warning each.
+pub fn expand_paths_with(paths: &[PathBuf], follow: bool) -> Expanded {
+    let mut out = Expanded::default();
     for p in paths {
         if p.as_os_str() == "-" {
-            inputs.push((Input::Stdin, 0));
+            out.inputs.push((Input::Stdin, 0));
             continue;
         }
         match std::fs::metadata(p) {
-            Err(source) => errors.push(crate::Error::Io {
-                path: p.display().to_string(),
+            Err(source) => out.errors.push(crate::Error::Io {
+                path: crate::quoted_path(p),
                 source,
             }),
-            Ok(m) if m.is_dir() => walk_dir(p, &mut inputs, &mut errors),
-            Ok(m) => inputs.push((Input::File(p.clone()), m.len())),
+            Ok(m) if m.is_dir() => walk_dir(p, follow, &mut out),
+            Ok(m) => out.inputs.push((Input::File(p.clone()), m.len())),
         }
     }
-    (inputs, errors)
+    out
 }
 
 /// Threads that walk a directory tree. Reading a directory that is not in the page
@@ -48,12 +66,12 @@ const WALK_THREADS: usize = 8;
 /// each directory's entries sorted by name (the order of their paths, compared
 /// component by component). Hidden entries (a name starting with `.`) are skipped below
 /// `dir`; symbolic links are not followed, and a link is not taken for a file.
-fn walk_dir(dir: &Path, inputs: &mut Vec<(Input, u64)>, errors: &mut Vec<crate::Error>) {
-    let found = std::sync::Mutex::new((Vec::new(), Vec::new()));
+fn walk_dir(dir: &Path, follow: bool, out: &mut Expanded) {
+    let found = std::sync::Mutex::new((Vec::new(), Vec::new(), Vec::new()));
     ignore::WalkBuilder::new(dir)
         .standard_filters(false)
         .hidden(true)
-        .follow_links(false)
+        .follow_links(follow)
         .threads(WALK_THREADS)
         .build_parallel()
         .run(|| {
@@ -67,17 +85,34 @@ fn walk_dir(dir: &Path, inputs: &mut Vec<(Input, u64)>, errors: &mut Vec<crate::
                         let size = e.metadata().map(|m| m.len()).unwrap_or(0);
                         lock().0.push((e.into_path(), size));
                     }
+                    Ok(e) if e.path_is_symlink() && e.depth() > 0 => {
+                        lock().2.push((e.into_path(), true));
+                    }
+                    Ok(e) if !e.file_type().is_some_and(|t| t.is_dir()) => {
+                        // A FIFO, a socket, a device: opening a FIFO waits for a writer.
+                        lock().2.push((e.into_path(), false));
+                    }
                     Ok(_) => {}
                     Err(e) => lock().1.push(walk_error(dir, e)),
                 }
                 ignore::WalkState::Continue
             })
         });
-    let (mut files, mut errs) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (mut files, mut errs, mut links) = found.into_inner().unwrap_or_else(|e| e.into_inner());
     files.sort_unstable_by(|a: &(PathBuf, u64), b| a.0.cmp(&b.0));
     errs.sort_by_key(|e: &crate::Error| e.to_string());
-    inputs.extend(files.into_iter().map(|(p, size)| (Input::File(p), size)));
-    errors.extend(errs);
+    links.sort();
+    out.inputs
+        .extend(files.into_iter().map(|(p, size)| (Input::File(p), size)));
+    out.errors.extend(errs);
+    out.warnings.extend(links.iter().map(|(p, link)| {
+        let what = if *link {
+            "a symbolic link, not followed (--follow follows links inside directories)"
+        } else {
+            "not a regular file (a FIFO, socket or device); skipped"
+        };
+        format!("{}: {what}", crate::quoted_path(p))
+    }));
 }
 
 /// A walk's error as ours, naming the path it concerns (or the walked directory).
@@ -91,7 +126,7 @@ fn walk_error(dir: &Path, err: ignore::Error) -> crate::Error {
             _ => None,
         }
     }
-    let path = path_of(&err).unwrap_or(dir).display().to_string();
+    let path = crate::quoted_path(path_of(&err).unwrap_or(dir));
     let message = err.to_string();
     let source = err
         .into_io_error()

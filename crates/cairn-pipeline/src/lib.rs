@@ -12,8 +12,11 @@ use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+mod guard;
 mod import;
 pub use import::import;
+
+use guard::Failed;
 
 /// What can stop a whole run (a bad input only stops itself).
 #[derive(Debug, thiserror::Error)]
@@ -56,6 +59,12 @@ pub struct Options {
     /// records of the whole source are never in memory together. A batch of sources is
     /// also cut before it would pass this many captions.
     pub part_captions: usize,
+    /// Follow symbolic links inside directories (else each is passed over with a
+    /// warning).
+    pub follow_links: bool,
+    /// Read again the sources an earlier run rejected (else each is skipped, with a
+    /// warning saying why it was rejected).
+    pub retry_rejected: bool,
 }
 
 impl Default for Options {
@@ -68,6 +77,8 @@ impl Default for Options {
             read: cairn_ingest::ReadOptions::default(),
             bulk_min_bytes: BULK_MIN_BYTES,
             part_captions: PART_CAPTIONS,
+            follow_links: false,
+            retry_rejected: false,
         }
     }
 }
@@ -254,6 +265,12 @@ pub enum Event {
         /// What went wrong, naming the input.
         message: String,
     },
+    /// An input was passed over (a symbolic link not followed, a FIFO, a source an
+    /// earlier run rejected).
+    Skipped {
+        /// What was passed over and why, naming it.
+        message: String,
+    },
     /// A batch is committed to the archive.
     Committed(BatchSummary),
 }
@@ -271,6 +288,8 @@ pub struct Report {
     pub sources_added: u64,
     /// Sources already in the archive.
     pub sources_skipped: u64,
+    /// Sources an earlier run rejected, skipped (see [`Options::retry_rejected`]).
+    pub rejected_before: u64,
     /// Caption occurrences stored.
     pub occurrences_added: u64,
     /// New distinct caption texts.
@@ -663,18 +682,25 @@ enum Ready {
 type Fresh = ([u8; 16], cairn_dedup::Features, cairn_dedup::Probe);
 
 /// A source of a batch, keyed; `None` if stored already.
-type Item = std::result::Result<Option<Keyed>, cairn_ingest::Error>;
+type Item = std::result::Result<Option<Keyed>, Failed>;
 
 /// What the writer is given: a batch of sources (or why each could not be read) with
 /// the near-duplicate features of their new texts, in input order; or a part of a
 /// source too long for one batch.
 enum Prepared {
     Batch {
-        items: Vec<std::result::Result<Ready, cairn_ingest::Error>>,
+        items: Vec<std::result::Result<Ready, Failed>>,
         fresh: Vec<Fresh>,
     },
     Part(Part),
 }
+
+/// The stack a caller should give the threads that read and prepare sources (rayon's
+/// pool: `cairn ingest` builds its global pool so): far more than any reader needs
+/// (their depth and attribute bounds keep them shallow), so that a recursion no bound
+/// foresaw meets its limit only well past them. Only the pages a thread touches count in
+/// memory.
+pub const PREPARE_STACK: usize = 64 << 20;
 
 /// Ingests `paths` (files, directories, `-` for stdin) into `archive`.
 ///
@@ -698,18 +724,33 @@ pub fn ingest(
     };
     let prober = near.as_ref().map(NearClusterer::prober);
     let mut known = Known::load(archive)?;
-    let (sized, errors) = cairn_ingest::expand_paths(paths);
-    let (inputs, sizes): (Vec<Input>, Vec<u64>) = sized.into_iter().unzip();
+    let expanded = cairn_ingest::expand_paths_with(paths, opts.follow_links);
+    let (inputs, sizes): (Vec<Input>, Vec<u64>) = expanded.inputs.into_iter().unzip();
     let mut report = Report {
-        inputs: (inputs.len() + errors.len()) as u64,
+        inputs: (inputs.len() + expanded.errors.len()) as u64,
         ..Default::default()
     };
-    for e in errors {
+    for e in expanded.errors {
         report.rejected += 1;
         on_event(Event::Rejected {
             message: e.to_string(),
         });
     }
+    for w in expanded.warnings {
+        report.warnings += 1;
+        on_event(Event::Skipped { message: w });
+    }
+    // Sources earlier runs rejected (few), by uri and sha256, with why.
+    let rejected_before: FxHashMap<(String, String), String> = if opts.retry_rejected {
+        FxHashMap::default()
+    } else {
+        archive
+            .rejected_sources()?
+            .into_iter()
+            .map(|r| ((r.uri, r.sha256), r.reason))
+            .collect()
+    };
+    let retry = opts.retry_rejected;
     let planned: u64 = sizes.iter().sum();
     on_event(Event::Planned {
         inputs: inputs.len() as u64,
@@ -738,12 +779,10 @@ pub fn ingest(
         let producer = scope.spawn(move || {
             // Sources are read in order (files, then the records inside containers),
             // gathered into batches by count and bytes, and prepared one batch at a time.
-            let mut pending: Vec<
-                std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
-            > = Vec::new();
+            let mut pending: Vec<std::result::Result<cairn_ingest::RawSource, Failed>> = Vec::new();
             let mut pending_bytes = 0usize;
             let mut flush = |pending: &mut Vec<
-                std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
+                std::result::Result<cairn_ingest::RawSource, Failed>,
             >|
              -> bool {
                 let batch = std::mem::take(pending);
@@ -758,7 +797,16 @@ pub fn ingest(
                         if stored {
                             return Ok(None);
                         }
-                        cairn_ingest::render(raw).map(|doc| Some(Keyed::new(doc)))
+                        if let Some(why) = (!rejected_before.is_empty())
+                            .then(|| rejected_before.get(&(raw.uri.clone(), raw.sha256.clone())))
+                            .flatten()
+                        {
+                            return Err(Failed::before(&raw, why));
+                        }
+                        // Whatever happens to this source (an error, a panic) is its own.
+                        guard::source(raw, |raw| {
+                            cairn_ingest::render(raw).map(|doc| Some(Keyed::new(doc)))
+                        })
                     })
                     .collect();
                 // In input order: which captions are texts met for the first time.
@@ -781,9 +829,16 @@ pub fn ingest(
                         .into_par_iter()
                         .map(|(k, fresh)| match k {
                             Ok(Some(k)) => {
-                                let (source, features) =
-                                    k.finish(&extractor, Some(&packer), &fresh, prober.as_ref());
-                                (Ok(Ready::Source(Box::new(source))), features)
+                                let id = (k.doc.uri.clone(), k.doc.sha256.clone());
+                                let name = k.doc.uri.clone();
+                                match guard::infallible(&name, id, || {
+                                    k.finish(&extractor, Some(&packer), &fresh, prober.as_ref())
+                                }) {
+                                    Ok((source, features)) => {
+                                        (Ok(Ready::Source(Box::new(source))), features)
+                                    }
+                                    Err(f) => (Err(f), Vec::new()),
+                                }
                             }
                             Ok(None) => (Ok(Ready::Stored), Vec::new()),
                             Err(e) => (Err(e), Vec::new()),
@@ -837,6 +892,7 @@ pub fn ingest(
                 |raw: std::result::Result<cairn_ingest::RawSource, cairn_ingest::Error>,
                  pending: &mut Vec<_>|
                  -> bool {
+                    let raw = raw.map_err(Failed::from);
                     if let Ok(r) = &raw {
                         pending_bytes += r.bytes.len();
                     }
@@ -873,27 +929,41 @@ pub fn ingest(
                     end += 1;
                 }
                 if end > i {
-                    let read: Vec<Vec<_>> = inputs[i..end]
+                    // A compressed file is left to be read alone, in order, below: what
+                    // it decompresses to is not bounded by its size.
+                    let read: Vec<(Vec<_>, bool)> = inputs[i..end]
                         .par_iter()
                         .map(|input| {
                             let mut out = Vec::new();
-                            cairn_ingest::read_input(input, &read_opts, &mut |raw| {
+                            let done = guard::read_input(input, &read_opts, true, &mut |raw| {
                                 out.push(raw);
                                 true
                             });
-                            out
+                            (out, done)
                         })
                         .collect();
-                    for raw in read.into_iter().flatten() {
-                        if !push(raw, &mut pending) {
-                            return;
+                    for (input, (raws, done)) in inputs[i..end].iter().zip(read) {
+                        for raw in raws {
+                            if !push(raw, &mut pending) {
+                                return;
+                            }
+                        }
+                        if !done {
+                            let mut go_on = true;
+                            guard::read_input(input, &read_opts, false, &mut |raw| {
+                                go_on = push(raw, &mut pending);
+                                go_on
+                            });
+                            if !go_on {
+                                return;
+                            }
                         }
                     }
                     i = end;
                     continue;
                 }
                 let mut go_on = true;
-                cairn_ingest::read_input(&inputs[i], &read_opts, &mut |raw| {
+                guard::read_input(&inputs[i], &read_opts, false, &mut |raw| {
                     go_on = push(raw, &mut pending);
                     go_on
                 });
@@ -912,6 +982,7 @@ pub fn ingest(
             let res = match prepared {
                 Prepared::Batch { items, fresh } => {
                     let mut sources = Vec::with_capacity(items.len());
+                    let mut rejections = Vec::new();
                     for p in items {
                         match p {
                             Ok(Ready::Stored) => report.sources_skipped += 1,
@@ -923,20 +994,45 @@ pub fn ingest(
                                 });
                                 sources.push(*s);
                             }
-                            Err(cairn_ingest::Error::Notice { path, message }) => {
+                            Err(Failed {
+                                notice: Some((path, message)),
+                                ..
+                            }) => {
                                 report.warnings += 1;
                                 on_event(Event::Warning {
                                     source: path,
                                     message,
                                 });
                             }
-                            Err(e) => {
+                            Err(f) if f.before => {
+                                report.rejected_before += 1;
+                                on_event(Event::Skipped { message: f.message });
+                            }
+                            Err(f) => {
                                 report.rejected += 1;
-                                on_event(Event::Rejected {
-                                    message: e.to_string(),
-                                });
+                                if let Some((uri, sha256)) = f.id {
+                                    rejections.push(cairn_store::Rejection {
+                                        uri,
+                                        sha256,
+                                        reason: f.message.clone(),
+                                    });
+                                }
+                                on_event(Event::Rejected { message: f.message });
                             }
                         }
+                    }
+                    // Stored sources that an earlier run rejected are forgotten as such.
+                    let retried: Vec<(String, String)> = if retry {
+                        sources
+                            .iter()
+                            .map(|s| (s.uri.clone(), s.sha256.clone()))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    if let Err(e) = archive.note_rejected(&rejections, &retried) {
+                        result = Err(e.into());
+                        break;
                     }
                     if sources.is_empty() {
                         continue;

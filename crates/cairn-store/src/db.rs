@@ -113,6 +113,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE UNIQUE INDEX variant_key ON variant(key);
     CREATE INDEX variant_caption ON variant(caption_id);
     "#,
+    // 5: sources that could not be read (reading, rendering or extraction failed or
+    // passed a bound of the work per source), so that a re-run skips them unless asked
+    // to retry; the reason is what the run reported.
+    r#"
+    CREATE TABLE rejected (
+        uri TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (uri, sha256)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 /// Indexes a bulk write drops and builds at its end, in one sorted pass each, instead of

@@ -11,6 +11,8 @@ mod codec;
 mod db;
 mod index;
 mod read;
+mod rejected;
+pub use rejected::Rejection;
 mod table;
 mod write;
 

@@ -180,7 +180,7 @@ pub struct BatchSummary {
 }
 
 impl Archive {
-    fn writer_mut(&mut self) -> &mut Writer {
+    pub(crate) fn writer_mut(&mut self) -> &mut Writer {
         self.index_and_writer().1
     }
 

@@ -151,6 +151,14 @@ enum Command {
         /// Distinct texts an LSH key finds (tests lower it; see cairn_dedup::Eligible).
         #[arg(long, default_value_t = cairn_dedup::MAX_BUCKET as u8, hide = true)]
         max_bucket: u8,
+        /// Follow symbolic links inside directories (by default each is passed over
+        /// with a warning).
+        #[arg(long)]
+        follow: bool,
+        /// Read again the sources an earlier run rejected (by default they are skipped
+        /// with a warning).
+        #[arg(long)]
+        retry_rejected: bool,
     },
     /// Build or extend the archive from a cluster job's Parquet output (the Spark job
     /// in cairn-py/spark: DIR/sources, occurrences, records, clusters). Records and
@@ -346,6 +354,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threshold,
             exact_only,
             max_bucket,
+            follow,
+            retry_rejected,
         } => {
             if !(0.0..=1.0).contains(&threshold) {
                 bail!("--threshold must lie between 0 and 1");
@@ -361,6 +371,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     uri_field: Some(uri_field),
                     date_field: Some(date_field),
                 },
+                follow_links: follow,
+                retry_rejected,
                 ..Options::default()
             };
             ingest(&data, &paths, json, &opts)
@@ -745,6 +757,11 @@ fn places(name: &str, json: bool) -> Result<ExitCode> {
 }
 
 fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
+    // Sources are read and prepared on rayon's threads: a generous stack as a second
+    // defence behind the readers' own bounds (an error only if the pool exists already).
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(cairn_pipeline::PREPARE_STACK)
+        .build_global();
     let mut archive = Archive::open_writer(data)?;
     // A gazetteer of the ingest's own: the pipeline lets it go before the end of the
     // run (index builds and merge), which then peaks lower.
@@ -796,10 +813,20 @@ fn with_progress(
                 captions as f64 / secs
             ));
         }
-        Event::Warning { source, message } => {
-            bar.suspend(|| eprintln!("warning: {source}: {message}"))
+        // Names and URIs come from the inputs: what a terminal would act on is escaped.
+        Event::Warning { source, message } => bar.suspend(|| {
+            eprintln!(
+                "warning: {}: {}",
+                cairn_ingest::quoted(&source),
+                cairn_ingest::quoted(&message)
+            )
+        }),
+        Event::Skipped { message } => {
+            bar.suspend(|| eprintln!("warning: {}", cairn_ingest::quoted(&message)))
         }
-        Event::Rejected { message } => bar.suspend(|| eprintln!("error: {message}")),
+        Event::Rejected { message } => {
+            bar.suspend(|| eprintln!("error: {}", cairn_ingest::quoted(&message)))
+        }
         Event::Committed(_) => {}
     });
     bar.finish_and_clear();
@@ -810,12 +837,16 @@ fn with_progress(
     // From listing the inputs to the last index merge (the gazetteer was loaded before).
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{done} {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected, {} warnings; {:.1} s, {:.1} MB of new sources read ({:.1} MB/s)",
+        "{done} {} sources ({} already stored), {} caption occurrences, {} new captions; {} rejected{}, {} warnings; {:.1} s, {:.1} MB of new sources read ({:.1} MB/s)",
         report.sources_added,
         report.sources_skipped,
         report.occurrences_added,
         report.captions_added,
         report.rejected,
+        match report.rejected_before {
+            0 => String::new(),
+            n => format!(" ({n} rejected by earlier runs, skipped)"),
+        },
         report.warnings,
         secs,
         read_bytes as f64 / 1e6,
@@ -855,7 +886,7 @@ fn extract(files: &[PathBuf]) -> Result<ExitCode> {
                     return true;
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", cairn_ingest::quoted(&e.to_string()));
                     failed += 1;
                     return true;
                 }

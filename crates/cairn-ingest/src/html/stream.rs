@@ -18,6 +18,7 @@
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
+use super::bounds::{MAX_TAG_ATTRIBUTES, OverBound, Shape};
 use super::{
     MAX_DEPTH, clean, image_caption, json_ld_script_captions, meta_caption, names_caption,
 };
@@ -413,67 +414,63 @@ impl Reader {
     }
 }
 
-/// The captions of `html` in page order, or `None` when the page needs the tree builder.
-pub(super) fn captions(html: &str) -> Option<Vec<String>> {
-    if html.contains('\0') {
-        // The tree builder drops some NULs the tokenizer hands over.
-        return None;
-    }
+/// How a page the reader could not follow ends: it needs the tree builder (with the
+/// page's shape, counted to its end, to bound the tree), or it passes a bound.
+pub(super) enum NotRead {
+    /// The page needs the tree builder.
+    NeedsTree(Shape),
+    /// A tag has more attributes than [`MAX_TAG_ATTRIBUTES`].
+    OverBound(OverBound),
+}
+
+/// The captions of `html` in page order, or why the page needs the tree builder. A page
+/// the reader cannot follow is still tokenized to its end, counting its elements and
+/// attributes, so that the tree builder is given only pages it can hold.
+pub(super) fn captions(html: &str) -> Result<Vec<String>, NotRead> {
     let mut r = Reader::default();
-    let mut failed = false;
+    // The tree builder drops some NULs the tokenizer hands over.
+    let mut failed = html.contains('\0');
+    let mut shape = Shape::default();
+    let mut tag_attributes = 0usize;
+    let mut over = false;
     {
         let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
-            let step = match event {
-                CallbackEvent::OpenStartTag { name } => {
-                    r.tag.clear();
-                    r.tag.extend_from_slice(name);
-                    r.attrs = Attrs::default();
-                    Ok(())
+            match &event {
+                CallbackEvent::OpenStartTag { .. } => {
+                    shape.elements += 1;
+                    tag_attributes = 0;
                 }
-                CallbackEvent::AttributeName { name } => {
-                    // The first of a name counts (the parser drops the others); one with
-                    // no value has no value event.
-                    let a = &mut r.attrs;
-                    a.current = WANTED
-                        .iter()
-                        .position(|w| *w == name)
-                        .filter(|&i| a.values[i].is_none());
-                    if let Some(i) = a.current {
-                        a.values[i] = Some(String::new());
+                CallbackEvent::AttributeName { .. } => {
+                    shape.attributes += 1;
+                    tag_attributes += 1;
+                    if tag_attributes > MAX_TAG_ATTRIBUTES {
+                        over = true;
+                        return Some(());
                     }
-                    Ok(())
                 }
-                CallbackEvent::AttributeValue { value } => match r.attrs.current {
-                    Some(i) => std::str::from_utf8(value)
-                        .map(|v| r.attrs.values[i] = Some(v.to_owned()))
-                        .map_err(|_| GiveUp),
-                    None => Ok(()),
-                },
-                CallbackEvent::CloseStartTag { .. } => r.start(),
-                CallbackEvent::EndTag { name } => r.end(name),
-                CallbackEvent::String { value } => match std::str::from_utf8(value) {
-                    Ok(s) => {
-                        r.text(s);
-                        Ok(())
-                    }
-                    Err(_) => Err(GiveUp),
-                },
-                CallbackEvent::Comment { .. }
-                | CallbackEvent::Doctype { .. }
-                | CallbackEvent::Error { .. } => Ok(()),
-            };
-            step.is_err().then_some(())
+                _ => {}
+            }
+            if failed {
+                return None;
+            }
+            failed = r.event(event).is_err();
+            None
         });
         emitter.naively_switch_states(true);
         for stop in Tokenizer::new_with_emitter(html, emitter) {
             if stop.is_ok() {
-                failed = true;
                 break;
             }
         }
     }
+    if over {
+        return Err(NotRead::OverBound(OverBound(format!(
+            "a tag with more than {MAX_TAG_ATTRIBUTES} attributes; over the bound of \
+             attributes per tag, page not read"
+        ))));
+    }
     if failed {
-        return None;
+        return Err(NotRead::NeedsTree(shape));
     }
     let mut out = Vec::with_capacity(r.pieces.len());
     for p in r.pieces {
@@ -483,5 +480,50 @@ pub(super) fn captions(html: &str) -> Option<Vec<String>> {
             Piece::Json(raw) => json_ld_script_captions(&raw, &mut out),
         }
     }
-    Some(out)
+    Ok(out)
+}
+
+impl Reader {
+    /// Follows one token; an error when the page needs the tree builder.
+    fn event(&mut self, event: CallbackEvent<'_>) -> Result<(), GiveUp> {
+        match event {
+            CallbackEvent::OpenStartTag { name } => {
+                self.tag.clear();
+                self.tag.extend_from_slice(name);
+                self.attrs = Attrs::default();
+                Ok(())
+            }
+            CallbackEvent::AttributeName { name } => {
+                // The first of a name counts (the parser drops the others); one with
+                // no value has no value event.
+                let a = &mut self.attrs;
+                a.current = WANTED
+                    .iter()
+                    .position(|w| *w == name)
+                    .filter(|&i| a.values[i].is_none());
+                if let Some(i) = a.current {
+                    a.values[i] = Some(String::new());
+                }
+                Ok(())
+            }
+            CallbackEvent::AttributeValue { value } => match self.attrs.current {
+                Some(i) => std::str::from_utf8(value)
+                    .map(|v| self.attrs.values[i] = Some(v.to_owned()))
+                    .map_err(|_| GiveUp),
+                None => Ok(()),
+            },
+            CallbackEvent::CloseStartTag { .. } => self.start(),
+            CallbackEvent::EndTag { name } => self.end(name),
+            CallbackEvent::String { value } => match std::str::from_utf8(value) {
+                Ok(s) => {
+                    self.text(s);
+                    Ok(())
+                }
+                Err(_) => Err(GiveUp),
+            },
+            CallbackEvent::Comment { .. }
+            | CallbackEvent::Doctype { .. }
+            | CallbackEvent::Error { .. } => Ok(()),
+        }
+    }
 }
