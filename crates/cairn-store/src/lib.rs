@@ -10,7 +10,9 @@ mod check;
 mod codec;
 mod db;
 mod index;
+mod query;
 mod read;
+mod stop;
 mod table;
 mod write;
 
@@ -19,11 +21,13 @@ use std::sync::Mutex;
 
 pub use check::CheckReport;
 pub use codec::{PackedRecord, RecordPacker};
+pub use query::MAX_QUERY_DEPTH;
 pub use read::{
     Bucket, CaptionView, ExportedCaption, FacetCount, Facets, Filters, GeoCell, GeoGrid, Histogram,
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
     VariantView,
 };
+pub use stop::Stop;
 pub use write::{
     BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource, Write, pack,
 };
@@ -76,6 +80,9 @@ pub enum Error {
     /// The search query could not be parsed.
     #[error("bad query: {0}")]
     Query(String),
+    /// The caller raised the [`Stop`] flag of a search or export before it ended.
+    #[error("stopped before the end")]
+    Stopped,
     /// Stored data is not what it should be.
     #[error("archive {path} is inconsistent: {message}")]
     Corrupt {
