@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use cairn_server::ServeOptions;
-use common::{Server, archive, fetch, stalled_export, threads};
+use common::{Server, archive, fetch, proc_status, stalled_export, threads};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn idle_and_slow_clients_do_not_starve_searches() {
@@ -22,6 +22,7 @@ async fn idle_and_slow_clients_do_not_starve_searches() {
     // Warm the index's tables, as a running server has.
     assert_eq!(fetch(addr, "/api/search?q=homs&facets=1").await.0, 200);
     let before = threads();
+    let rss_before = proc_status("VmRSS:");
 
     let mut idle = Vec::new();
     for _ in 0..200 {
@@ -44,9 +45,14 @@ async fn idle_and_slow_clients_do_not_starve_searches() {
     took.sort();
     let p99 = took[98];
     let during = threads();
+    let rss_during = proc_status("VmRSS:");
     eprintln!(
-        "searches beside 200 idle and 50 stalled exports: p50 {:?}, p99 {:?}, max {:?}; threads {before} -> {during}",
-        took[49], p99, took[99]
+        "searches beside 200 idle and 50 stalled exports: p50 {:?}, p99 {:?}, max {:?}; threads {before} -> {during}; RSS {} -> {} MiB",
+        took[49],
+        p99,
+        took[99],
+        rss_before / 1024,
+        rss_during / 1024
     );
     assert!(p99 < Duration::from_millis(200), "p99 {p99:?}");
     // A thread per running export at most (the others wait for a turn), not one each.

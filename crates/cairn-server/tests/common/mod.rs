@@ -112,13 +112,19 @@ pub fn fetch_now(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
     (status, out[head_end + 4..].to_vec())
 }
 
-pub fn threads() -> usize {
+/// A number from this process's /proc status (`Threads:`, `VmRSS:` in KiB); 0 where
+/// there is none.
+pub fn proc_status(key: &str) -> usize {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("Threads:"))
-        .and_then(|v| v.trim().parse().ok())
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+pub fn threads() -> usize {
+    proc_status("Threads:")
 }
 
 /// A client that asks for an export and then reads nothing.
