@@ -4,25 +4,31 @@
 //! only when the server is started with an ingest token.
 #![warn(missing_docs)]
 
+mod conn;
+mod export;
 mod openapi;
 mod page;
+mod params;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cairn_gazetteer::Gazetteer;
-use cairn_store::{Archive, Filters, SearchRequest, Sort};
+use cairn_store::{Archive, Stop};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
 
+pub use conn::{serve, serve_until};
 pub use openapi::openapi;
+pub(crate) use params::{SearchParams, request};
+pub use params::{parse_bbox, place_paths};
 
 /// The largest page of search results one request may ask for.
 pub const MAX_LIMIT: usize = 200;
@@ -38,6 +44,19 @@ pub const MAX_HEAVY: usize = 8;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Captions one `/api/export` request may return.
 pub const MAX_EXPORT: u64 = 100_000;
+/// Exports running at once by default (each holds a thread and its buffers while its
+/// client reads); more wait for a turn within the time limit.
+pub const MAX_EXPORTS: usize = 4;
+/// The longest request line (method, path and query) accepted.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// Open connections by default; more wait to be accepted until one closes.
+pub const MAX_CONNECTIONS: usize = 512;
+/// How long a client has to send a request's head by default, on a new connection or
+/// between two requests on a kept-alive one.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection may stay with no byte moving either way by default (a client
+/// that stopped reading its response or sending its body).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What a request can fail with; [`ApiError::status`] is the one table to HTTP.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +76,12 @@ pub enum ApiError {
     /// The request is larger than the server allows.
     #[error("{0}")]
     TooLarge(String),
+    /// The request line is longer than the server reads.
+    #[error("{0}")]
+    UriTooLong(String),
+    /// The path exists, but not with this method.
+    #[error("{0}")]
+    MethodNotAllowed(String),
     /// Something failed inside; details go to the log, not the client.
     #[error("internal error")]
     Internal(String),
@@ -70,6 +95,8 @@ impl ApiError {
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::UriTooLong(_) => (StatusCode::URI_TOO_LONG, "uri_too_long"),
+            ApiError::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -79,6 +106,8 @@ impl From<cairn_store::Error> for ApiError {
     fn from(e: cairn_store::Error) -> Self {
         match e {
             cairn_store::Error::Query(m) => ApiError::BadRequest(m),
+            // Only work whose request timed out or went away is stopped.
+            cairn_store::Error::Stopped => ApiError::Timeout("the request was stopped".into()),
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -104,9 +133,18 @@ pub struct ServeOptions {
     pub ingest_token: Option<String>,
     /// The longest a read may take.
     pub timeout: Duration,
-    /// Searches and page renderings running at once; more wait for a turn (within the
-    /// time limit).
+    /// Searches, exports at work and page renderings running at once; more wait for a
+    /// turn (within the time limit).
     pub max_heavy: usize,
+    /// Exports running at once; more wait for a turn (within the time limit).
+    pub max_exports: usize,
+    /// Connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// How long a client has to send a request's head (on a new connection, and
+    /// between requests on a kept-alive one).
+    pub header_timeout: Duration,
+    /// How long a connection may stay with no byte moving either way.
+    pub idle_timeout: Duration,
 }
 
 impl Default for ServeOptions {
@@ -115,6 +153,10 @@ impl Default for ServeOptions {
             ingest_token: None,
             timeout: DEFAULT_TIMEOUT,
             max_heavy: MAX_HEAVY,
+            max_exports: MAX_EXPORTS,
+            max_connections: MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
     }
 }
@@ -146,7 +188,11 @@ pub struct AppState {
     archive: Arc<Archive>,
     gazetteer: Arc<Gazetteer>,
     heavy: Arc<Semaphore>,
+    exports: Arc<Semaphore>,
+    max_exports: usize,
     timeout: Duration,
+    /// How long an export waits for its client to read a chunk.
+    stall: Duration,
     ingest: Option<Arc<Ingest>>,
 }
 
@@ -201,7 +247,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/stats", get(stats))
         .route("/api/search", get(search))
-        .route("/api/export", get(export))
+        .route("/api/export", get(export::export))
         .route("/api/places", get(places))
         .route("/api/captions/{id}", get(caption))
         .route("/api/sources/{id}", get(source));
@@ -209,22 +255,62 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         r = r.route("/api/ingest", post(ingest_page));
     }
     r.fallback(|| async { ApiError::NotFound("no such route".into()) })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError::MethodNotAllowed(format!("{method} is not allowed here"))
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(uri_length))
         .layer(axum::middleware::from_fn(security_headers))
         .with_state(AppState {
             archive,
             gazetteer: Gazetteer::bundled(),
             heavy: Arc::new(Semaphore::new(opts.max_heavy)),
+            exports: Arc::new(Semaphore::new(opts.max_exports)),
+            max_exports: opts.max_exports,
             timeout: opts.timeout,
+            stall: opts.idle_timeout,
             ingest,
         })
 }
 
+/// Refuses a request line longer than [`MAX_URI_BYTES`] with the JSON error shape.
+async fn uri_length(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let len = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
+    if len > MAX_URI_BYTES {
+        return ApiError::UriTooLong(format!(
+            "the request path and query are over {MAX_URI_BYTES} bytes"
+        ))
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Raises its flag when dropped: a request's work is stopped whether it timed out or
+/// its client went away (the handler's future dropped).
+struct StopOnDrop(Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 /// Runs `f` on a blocking thread, once a heavy-work permit is free, and gives up with a
-/// `timeout` error after the server's time limit (waiting for a permit included).
+/// `timeout` error after the server's time limit (waiting for a permit included). `f`
+/// is given a flag raised when the request is given up, so its search stops too.
 async fn heavy<T: Send + 'static>(
     s: &AppState,
-    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
+    f: impl FnOnce(&Stop) -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    heavy_by(s, tokio::time::Instant::now() + s.timeout, f).await
+}
+
+/// [`heavy`] with a deadline set earlier (a request that waited for something else
+/// first).
+async fn heavy_by<T: Send + 'static>(
+    s: &AppState,
+    deadline: tokio::time::Instant,
+    f: impl FnOnce(&Stop) -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
     let limit = s.timeout;
     let timeout = || {
@@ -233,10 +319,11 @@ async fn heavy<T: Send + 'static>(
             limit.as_secs_f64()
         ))
     };
-    let deadline = tokio::time::Instant::now() + limit;
     let sem = s.heavy.clone();
+    let stop = StopOnDrop(Stop::new());
+    let flag = stop.0.clone();
     let work = async move {
-        let _permit = sem
+        let permit = sem
             .acquire_owned()
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -244,12 +331,20 @@ async fn heavy<T: Send + 'static>(
         if tokio::time::Instant::now() >= deadline {
             return Err(timeout());
         }
-        blocking(f).await
+        // The permit goes with the work: it is given back when the work has ended
+        // (soon after a stop), not when the request gave up on it.
+        blocking(move || {
+            let _permit = permit;
+            f(&flag)
+        })
+        .await
     };
-    match tokio::time::timeout_at(deadline, work).await {
+    let r = match tokio::time::timeout_at(deadline, work).await {
         Ok(r) => r,
         Err(_) => Err(timeout()),
-    }
+    };
+    drop(stop);
+    r
 }
 
 async fn blocking<T: Send + 'static>(
@@ -281,125 +376,6 @@ async fn stats(State(s): State<AppState>) -> ApiResult<Json<cairn_store::Stats>>
     blocking(move || Ok(Json(s.archive.stats()?))).await
 }
 
-/// The parameters of `/api/search`, `/api/export` and the page `/`.
-#[derive(Debug, Default, Clone, Deserialize)]
-pub(crate) struct SearchParams {
-    #[serde(default)]
-    q: String,
-    limit: Option<usize>,
-    offset: Option<usize>,
-    /// Comma-separated alternatives.
-    agency: Option<String>,
-    photographer: Option<String>,
-    place: Option<String>,
-    country: Option<String>,
-    event: Option<String>,
-    from: Option<String>,
-    to: Option<String>,
-    killed_min: Option<u32>,
-    /// `west,south,east,north`.
-    bbox: Option<String>,
-    /// `relevance`, `date` (oldest first) or `-date`.
-    sort: Option<String>,
-    /// `1`/`true` to count facets.
-    facets: Option<String>,
-    /// `1`/`true` for the date histogram.
-    histogram: Option<String>,
-    /// Map zoom at which to cluster located matches.
-    zoom: Option<u8>,
-    /// A source uri prefix (one; uris may hold commas).
-    source: Option<String>,
-}
-
-fn flag(v: &Option<String>) -> bool {
-    matches!(v.as_deref(), Some("1" | "true" | "yes"))
-}
-
-fn list(v: &Option<String>) -> Vec<String> {
-    v.as_deref()
-        .map(|s| {
-            s.split(',')
-                .map(str::trim)
-                .filter(|x| !x.is_empty())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Turns place names into gazetteer paths (ids, outermost first).
-pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<String>>, String> {
-    names
-        .iter()
-        .map(|n| {
-            let id = gazetteer
-                .best_match(n)
-                .ok_or_else(|| format!("unknown place {n:?}"))?;
-            Ok(gazetteer
-                .path(id)
-                .into_iter()
-                .map(|p| gazetteer.entry(p).id.clone())
-                .collect())
-        })
-        .collect()
-}
-
-pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
-    if p.q.len() > MAX_QUERY_BYTES {
-        return Err(ApiError::BadRequest(format!(
-            "query is over {MAX_QUERY_BYTES} bytes"
-        )));
-    }
-    let limit = p.limit.unwrap_or(20);
-    let offset = p.offset.unwrap_or(0);
-    if limit > MAX_LIMIT {
-        return Err(ApiError::BadRequest(format!("limit is over {MAX_LIMIT}")));
-    }
-    if offset + limit > MAX_WINDOW {
-        return Err(ApiError::BadRequest(format!(
-            "offset + limit is over {MAX_WINDOW}"
-        )));
-    }
-    let bbox = match &p.bbox {
-        None => None,
-        Some(b) => {
-            let v: Vec<f64> = b.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            let arr: [f64; 4] = v
-                .try_into()
-                .map_err(|_| ApiError::BadRequest("bbox is west,south,east,north".into()))?;
-            Some(arr)
-        }
-    };
-    let sort = match p.sort.as_deref() {
-        None | Some("relevance") => Sort::Relevance,
-        Some("date") => Sort::DateAsc,
-        Some("-date") => Sort::DateDesc,
-        Some(other) => return Err(ApiError::BadRequest(format!("unknown sort {other:?}"))),
-    };
-    let filters = Filters {
-        agency: list(&p.agency),
-        photographer: list(&p.photographer),
-        place: place_paths(gazetteer, &list(&p.place)).map_err(ApiError::BadRequest)?,
-        country: list(&p.country),
-        event: list(&p.event),
-        from: p.from.filter(|s| !s.is_empty()),
-        to: p.to.filter(|s| !s.is_empty()),
-        killed_min: p.killed_min,
-        bbox,
-        source: p.source.into_iter().filter(|s| !s.is_empty()).collect(),
-    };
-    Ok(SearchRequest {
-        query: p.q,
-        filters,
-        limit,
-        offset,
-        sort,
-        facets: flag(&p.facets),
-        histogram: flag(&p.histogram),
-        geo_zoom: p.zoom,
-    })
-}
-
 type Params = Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>;
 
 async fn search(
@@ -409,106 +385,7 @@ async fn search(
     let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let req = request(p, &s.gazetteer)?;
     let a = s.archive.clone();
-    heavy(&s, move || Ok(Json(a.search(&req)?))).await
-}
-
-#[derive(Debug, Deserialize)]
-struct ExportParams {
-    format: Option<String>,
-}
-
-/// Streams an export of every match (up to [`MAX_EXPORT`]); the body is produced on a
-/// blocking thread while it is sent.
-async fn export(
-    State(s): State<AppState>,
-    params: Params,
-    fmt: Result<Query<ExportParams>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Response> {
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let Query(f) = fmt.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let format: cairn_export::Format = f
-        .format
-        .as_deref()
-        .unwrap_or("jsonl")
-        .parse()
-        .map_err(ApiError::BadRequest)?;
-    if format.is_directory() {
-        return Err(ApiError::BadRequest(
-            "xmp writes one file per caption; use `cairn export --format xmp --out DIR`".into(),
-        ));
-    }
-    let req = request(p, &s.gazetteer)?;
-    // Count first, so an export too large is refused before any byte is sent.
-    let count_req = SearchRequest {
-        limit: 1,
-        ..req.clone()
-    };
-    let a = s.archive.clone();
-    let total = heavy(&s, move || Ok(a.search(&count_req)?.total)).await?;
-    if total > MAX_EXPORT {
-        return Err(ApiError::TooLarge(format!(
-            "{total} captions match; an export over HTTP takes at most {MAX_EXPORT} (narrow the filters, or use `cairn export`)"
-        )));
-    }
-    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(16);
-    let a = s.archive.clone();
-    let g = s.gazetteer.clone();
-    tokio::task::spawn_blocking(move || {
-        let out = ChannelWriter {
-            tx: tx.clone(),
-            buf: Vec::new(),
-        };
-        let result = (|| -> Result<(), cairn_export::Error> {
-            let mut e = cairn_export::Exporter::new(format, out, &g, "response")?;
-            a.export(&req, |c| e.write(c).map(|_| ()))?;
-            e.finish()?;
-            Ok(())
-        })();
-        if let Err(e) = result {
-            eprintln!("cairn serve: export stopped: {e}");
-            let _ = tx.blocking_send(Err(std::io::Error::other(e.to_string())));
-        }
-    });
-    let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
-    let mut res = Response::new(Body::from_stream(stream));
-    let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(format.media_type()),
-    );
-    if let Ok(v) = HeaderValue::from_str(&format!(
-        "attachment; filename=\"cairn-export.{}\"",
-        format.extension()
-    )) {
-        h.insert(header::CONTENT_DISPOSITION, v);
-    }
-    Ok(res)
-}
-
-/// A `Write` that sends 64 KiB chunks down a channel (the response body).
-struct ChannelWriter {
-    tx: tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>,
-    buf: Vec<u8>,
-}
-
-impl std::io::Write for ChannelWriter {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.buf.extend_from_slice(data);
-        if self.buf.len() >= 64 * 1024 {
-            self.flush()?;
-        }
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let chunk = Bytes::from(std::mem::take(&mut self.buf));
-        self.tx
-            .blocking_send(Ok(chunk))
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client went away"))
-    }
+    heavy(&s, move |stop| Ok(Json(a.search_until(&req, stop)?))).await
 }
 
 /// A gazetteer entry as `cairn places` and `/api/places` show it.
@@ -674,7 +551,7 @@ async fn search_page(State(s): State<AppState>, params: Params) -> Response {
         Err(e) => return page_error(ApiError::BadRequest(e.body_text())),
     };
     let (a, g) = (s.archive.clone(), s.gazetteer.clone());
-    match heavy(&s, move || page::search_view(&a, &g, p)).await {
+    match heavy(&s, move |stop| page::search_view(&a, &g, p, stop)).await {
         Ok(v) => html_response(StatusCode::OK, page::search_page(&v)),
         Err(e) => page_error(e),
     }
@@ -686,7 +563,7 @@ async fn caption_page(State(s): State<AppState>, Path(raw): Path<String>) -> Res
         Err(e) => return page_error(e),
     };
     let a = s.archive.clone();
-    match heavy(&s, move || {
+    match heavy(&s, move |_| {
         a.caption(id)?
             .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))
     })
@@ -703,7 +580,7 @@ async fn source_page(State(s): State<AppState>, Path(raw): Path<String>) -> Resp
         Err(e) => return page_error(e),
     };
     let a = s.archive.clone();
-    match heavy(&s, move || source_with_text(&a, id)).await {
+    match heavy(&s, move |_| source_with_text(&a, id)).await {
         Ok((v, text)) => html_response(StatusCode::OK, page::source_page(&v, text.as_deref())),
         Err(e) => page_error(e),
     }
@@ -758,14 +635,18 @@ fn source_with_text(a: &Archive, id: i64) -> ApiResult<(cairn_store::SourceView,
     // The text spans count in is the reader's rendering of the stored bytes.
     let text = a.source_bytes(&view.sha256)?.and_then(|bytes| {
         let kind = cairn_model::SourceKind::parse(&view.kind)?;
-        cairn_ingest::render(cairn_ingest::RawSource {
-            uri: view.uri.clone(),
-            name: view.uri.clone(),
-            kind,
-            bytes,
-            sha256: view.sha256.clone(),
-            origin: view.origin.clone(),
-        })
+        // Decoded as it was when stored, so the spans count in the same text.
+        cairn_ingest::render_as_stored(
+            cairn_ingest::RawSource {
+                uri: view.uri.clone(),
+                name: view.uri.clone(),
+                kind,
+                bytes,
+                sha256: view.sha256.clone(),
+                origin: view.origin.clone(),
+            },
+            &view.encoding,
+        )
         .ok()
         .map(|d| d.text)
     });
@@ -778,24 +659,11 @@ async fn source(
 ) -> ApiResult<Json<serde_json::Value>> {
     let id = parse_id(&raw)?;
     let a = s.archive.clone();
-    heavy(&s, move || {
+    heavy(&s, move |_| {
         let (view, text) = source_with_text(&a, id)?;
         let mut v = serde_json::to_value(&view).map_err(|e| ApiError::Internal(e.to_string()))?;
         v["text"] = json!(text);
         Ok(Json(v))
     })
     .await
-}
-
-/// Serves the router on `listener` until the process is interrupted.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    archive: Arc<Archive>,
-    opts: &ServeOptions,
-) -> std::io::Result<()> {
-    axum::serve(listener, router_with(archive, opts))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
 }

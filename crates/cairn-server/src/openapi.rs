@@ -13,7 +13,7 @@ fn search_params() -> Vec<Value> {
     vec![
         param(
             "q",
-            "Full-text query: words, \"phrases\", AND/OR, -exclusions; empty matches everything",
+            "Full-text query: words, \"phrases\", AND/OR, -exclusions, (groups) nested at most 32 deep, and word* for every word starting with it (alep* finds Aleppo); empty matches everything",
             s.clone(),
         ),
         param(
@@ -109,7 +109,7 @@ pub fn openapi() -> Value {
         "info": {
             "title": "cairn",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}."
+            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}, including a method a path does not take (405) and a path and query over 8 KiB (414)."
         },
         "paths": {
             "/api/search": { "get": {
@@ -124,7 +124,8 @@ pub fn openapi() -> Value {
                     "200": { "description": "The export", "content": {
                         "application/x-ndjson": {}, "text/csv": {}, "application/geo+json": {} } },
                     "400": error_response("Bad parameters or format"),
-                    "413": error_response("Too many matches for one export")
+                    "413": error_response("Too many matches for one export"),
+                    "503": error_response("No export turn came free, or the query took too long")
                 }
             }},
             "/api/captions/{id}": { "get": {
@@ -178,7 +179,7 @@ pub fn openapi() -> Value {
                         "type": "object",
                         "required": ["code", "message"],
                         "properties": {
-                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "timeout", "too_large", "internal"] },
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "timeout", "too_large", "internal"] },
                             "message": { "type": "string" }
                         }
                     }}

@@ -111,6 +111,7 @@ pub(crate) fn search_view(
     archive: &Archive,
     g: &Gazetteer,
     p: SearchParams,
+    stop: &cairn_store::Stop,
 ) -> ApiResult<SearchView> {
     let state = State::from_params(&p);
     let offset = p.offset.unwrap_or(0);
@@ -139,7 +140,7 @@ pub(crate) fn search_view(
         Err(e) => return Err(e),
     };
     // A query or filter the store refuses is shown on the page, like a bad parameter.
-    let results = match archive.search(&req).map_err(ApiError::from) {
+    let results = match archive.search_until(&req, stop).map_err(ApiError::from) {
         Ok(r) => r,
         Err(ApiError::BadRequest(m)) => return Ok(shown_error(m)),
         Err(e) => return Err(e),
@@ -159,7 +160,7 @@ pub(crate) fn search_view(
                 ..req.clone()
             };
             archive
-                .search(&r)
+                .search_until(&r, stop)
                 .ok()
                 .and_then(|r| r.geo)
                 .unwrap_or_else(|| coarse.clone())

@@ -166,6 +166,44 @@ async fn api_routes_answer_and_errors_share_one_shape() {
             StatusCode::BAD_REQUEST,
             "bad_request",
         ),
+        // A word among the numbers is not skipped, and every bound is a number.
+        (
+            "/api/search?bbox=1,x,2,3,4",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/search?bbox=NaN,0,1,1",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/search?bbox=0,0,inf,1",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/search?bbox=0,95,1,96",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        // An offset near the largest integer must not wrap round under the window.
+        (
+            "/api/search?offset=18446744073709551615",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/search?offset=18446744073709551615&limit=1",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        (
+            "/api/export?offset=18446744073709551615",
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+        ),
+        ("/?offset=18446744073709551615", StatusCode::OK, ""),
         ("/api/places", StatusCode::BAD_REQUEST, "bad_request"),
         (
             "/api/export?format=pdf",
@@ -189,6 +227,11 @@ async fn api_routes_answer_and_errors_share_one_shape() {
     ] {
         let r = get(&app, uri).await;
         assert_eq!(r.status, status, "{uri}");
+        if code.is_empty() {
+            // The page shows a bad parameter on itself.
+            assert!(r.text().contains("offset + limit"), "{uri}");
+            continue;
+        }
         let v = r.json();
         assert_eq!(v["error"]["code"], code, "{uri}");
         assert!(v["error"]["message"].is_string(), "{uri}");
@@ -448,4 +491,80 @@ async fn openapi_matches_the_routes() {
     ] {
         assert!(paths.contains_key(route), "{route} is not documented");
     }
+}
+
+#[tokio::test]
+async fn wrong_methods_and_long_uris_answer_in_the_error_shape() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    for (method, uri) in [
+        ("POST", "/api/search"),
+        ("DELETE", "/api/captions/1"),
+        ("PUT", "/"),
+    ] {
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .body(Body::empty())
+            .unwrap();
+        let r = send(&app, req).await;
+        assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+        assert_eq!(r.json()["error"]["code"], "method_not_allowed");
+        assert!(r.headers.contains_key(header::ALLOW), "{method} {uri}");
+    }
+    let long = format!(
+        "/api/search?source={}",
+        "a".repeat(cairn_server::MAX_URI_BYTES)
+    );
+    let r = get(&app, &long).await;
+    assert_eq!(r.status, StatusCode::URI_TOO_LONG);
+    assert_eq!(r.json()["error"]["code"], "uri_too_long");
+    let fits = format!("/api/search?source={}", "a".repeat(1000));
+    assert_eq!(get(&app, &fits).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn words_ending_in_a_star_match_as_prefixes() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    for (q, total) in [
+        ("hom*", 1),
+        ("Hom*", 1),
+        ("homs*", 1),
+        ("reut* AND walk*", 1),
+        ("homz*", 0),
+        ("ho* -walk*", 0),
+        ("\"man walk\"*", 1),
+    ] {
+        let uri = format!("/api/search?q={}", urlencode(q));
+        let r = get(&app, &uri).await;
+        assert_eq!(r.status, StatusCode::OK, "{q}: {}", r.text());
+        assert_eq!(r.json()["total"], total, "{q}");
+    }
+    // The users' own regular expressions stay refused; a bare star is no prefix.
+    for q in ["text:/ho.*/", "(*)x*"] {
+        let r = get(&app, &format!("/api/search?q={}", urlencode(q))).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{q}: {}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn deeply_nested_queries_are_refused_not_crashed() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    let nested = |n: usize| format!("{}homs{}", "(".repeat(n), ")".repeat(n));
+    let r = get(&app, &format!("/api/search?q={}", urlencode(&nested(20)))).await;
+    assert_eq!(r.json()["total"], 1);
+    for n in [cairn_store::MAX_QUERY_DEPTH + 1, 1000] {
+        let r = get(&app, &format!("/api/search?q={}", urlencode(&nested(n)))).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{n}");
+        assert_eq!(r.json()["error"]["code"], "bad_request");
+    }
+    let nots = format!("{}homs", "NOT ".repeat(200));
+    let r = get(&app, &format!("/api/search?q={}", urlencode(&nots))).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+}
+
+fn urlencode(s: &str) -> String {
+    form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }

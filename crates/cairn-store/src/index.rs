@@ -27,6 +27,7 @@ use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocum
 
 use crate::aggregate::{cell_degrees, most_frequent_first};
 use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
+use crate::stop::{Stop, Stoppable};
 use crate::table::{Tables, Tally};
 use crate::{Error, Result};
 
@@ -629,8 +630,13 @@ impl SearchIndex {
         if !query.trim().is_empty() {
             let mut parser = QueryParser::for_index(&self.index, vec![f.text]);
             parser.set_conjunction_by_default();
+            // The only regular expressions in a parsed query are the prefix matches
+            // `crate::query` makes of trailing-`*` words; it refuses the users' own.
+            parser.allow_regexes();
+            let words = |s: &str| self.words(s).into_iter().map(|(_, w)| w).collect();
+            let ast = crate::query::parse(query, "text", &words)?;
             let q = parser
-                .parse_query(query)
+                .build_query_from_user_input_ast(ast)
                 .map_err(|e| Error::Query(format!("{query:?}: {e}")))?;
             let exact = self.exact_phrases(query);
             let q = if exact.is_empty() {
@@ -695,7 +701,8 @@ impl SearchIndex {
                 Box::new(RangeQuery::new(Bound::Included(t), Bound::Unbounded)),
             ));
         }
-        if let Some([west, south, east, north]) = filters.bbox {
+        if let Some(bbox @ [west, south, east, north]) = filters.bbox {
+            crate::query::check_bbox(bbox)?;
             let lat = RangeQuery::new(
                 Bound::Included(Term::from_field_f64(f.lat, south)),
                 Bound::Included(Term::from_field_f64(f.lat, north)),
@@ -721,7 +728,12 @@ impl SearchIndex {
 
     /// Caption ids of the best matches, the number of all matches, and the facet
     /// counts, histogram and map grid the request asks for, in one pass.
-    pub fn search(&self, query: &dyn Query, req: &SearchRequest) -> Result<Matches> {
+    /// Raising `stop` ends the walk early with [`Error::Stopped`].
+    pub fn search(&self, query: &dyn Query, req: &SearchRequest, stop: &Stop) -> Result<Matches> {
+        let query = &Stoppable {
+            inner: query.box_clone(),
+            stop: stop.clone(),
+        };
         let searcher = self.reader.searcher();
         let live: Vec<_> = searcher
             .segment_readers()
@@ -761,6 +773,9 @@ impl SearchIndex {
                 (docs.into_iter().map(|(_, a)| (0.0, a)).collect(), rest)
             }
         };
+        if stop.is_stopped() {
+            return Err(Error::Stopped);
+        }
         let columns = self.id_columns(&searcher)?;
         let mut hits = Vec::with_capacity(docs.len());
         for (score, addr) in docs {
@@ -797,12 +812,20 @@ impl SearchIndex {
             .collect()
     }
 
-    /// Ids of every match, in id order (for exports).
-    pub fn all_matches(&self, query: &dyn Query) -> Result<Vec<u64>> {
+    /// Ids of every match, in id order (for exports); raising `stop` ends the walk
+    /// early with [`Error::Stopped`].
+    pub fn all_matches(&self, query: &dyn Query, stop: &Stop) -> Result<Vec<u64>> {
+        let query = Stoppable {
+            inner: query.box_clone(),
+            stop: stop.clone(),
+        };
         let searcher = self.reader.searcher();
         let docs = searcher
-            .search(query, &tantivy::collector::DocSetCollector)
+            .search(&query, &tantivy::collector::DocSetCollector)
             .map_err(|e| self.search_err(e))?;
+        if stop.is_stopped() {
+            return Err(Error::Stopped);
+        }
         let columns = self.id_columns(&searcher)?;
         let mut ids: Vec<u64> = docs
             .into_iter()
@@ -1002,8 +1025,8 @@ mod tests {
             parser.set_conjunction_by_default();
             let plain = parser.parse_query(&query).unwrap();
             prop_assert_eq!(
-                index.all_matches(rewritten.as_ref()).unwrap(),
-                index.all_matches(plain.as_ref()).unwrap(),
+                index.all_matches(rewritten.as_ref(), &Stop::new()).unwrap(),
+                index.all_matches(plain.as_ref(), &Stop::new()).unwrap(),
                 "{}", &query
             );
             // Rewritten when there is no slop and the kept words (the over-long

@@ -10,9 +10,11 @@ mod check;
 mod codec;
 mod db;
 mod index;
+mod query;
 mod read;
 mod rejected;
 pub use rejected::Rejection;
+mod stop;
 mod table;
 mod write;
 
@@ -21,11 +23,13 @@ use std::sync::Mutex;
 
 pub use check::CheckReport;
 pub use codec::{PackedRecord, RecordPacker};
+pub use query::MAX_QUERY_DEPTH;
 pub use read::{
     Bucket, CaptionView, ExportedCaption, FacetCount, Facets, Filters, GeoCell, GeoGrid, Histogram,
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
     VariantView,
 };
+pub use stop::Stop;
 pub use write::{
     BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource, Write, pack,
 };
@@ -78,6 +82,9 @@ pub enum Error {
     /// The search query could not be parsed.
     #[error("bad query: {0}")]
     Query(String),
+    /// The caller raised the [`Stop`] flag of a search or export before it ended.
+    #[error("stopped before the end")]
+    Stopped,
     /// Stored data is not what it should be.
     #[error("archive {path} is inconsistent: {message}")]
     Corrupt {

@@ -7,7 +7,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use crate::codec::Codec;
-use crate::{Archive, Error, Result};
+use crate::{Archive, Error, Result, Stop};
 
 /// Counts of what the archive holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -327,8 +327,14 @@ impl Archive {
 
     /// Full-text search over captions.
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
+        self.search_until(req, &Stop::new())
+    }
+
+    /// [`Archive::search`] that ends early with [`Error::Stopped`] once `stop` is
+    /// raised (a request that timed out need not run to its end).
+    pub fn search_until(&self, req: &SearchRequest, stop: &Stop) -> Result<SearchResults> {
         let query = self.query(&req.query, &req.filters)?;
-        let m = self.index.search(query.as_ref(), req)?;
+        let m = self.index.search(query.as_ref(), req, stop)?;
         let (ids, total, facets, histogram, geo) = (m.hits, m.total, m.facets, m.histogram, m.geo);
         let limit = req.limit;
         self.with_conn(|c| {
@@ -499,14 +505,28 @@ impl Archive {
     pub fn export<E: From<Error>>(
         &self,
         req: &SearchRequest,
+        f: impl FnMut(&ExportedCaption) -> Result<(), E>,
+    ) -> Result<u64, E> {
+        self.export_until(req, &Stop::new(), f)
+    }
+
+    /// [`Archive::export`] that ends early with [`Error::Stopped`] once `stop` is
+    /// raised.
+    pub fn export_until<E: From<Error>>(
+        &self,
+        req: &SearchRequest,
+        stop: &Stop,
         mut f: impl FnMut(&ExportedCaption) -> Result<(), E>,
     ) -> Result<u64, E> {
         let query = self.query(&req.query, &req.filters)?;
-        let ids = self.index.all_matches(query.as_ref())?;
+        let ids = self.index.all_matches(query.as_ref(), stop)?;
         let mut n = 0;
         // Read in chunks, so a long export neither holds one read transaction for
         // its whole run nor pays a round trip per statement.
         for chunk in ids.chunks(512) {
+            if stop.is_stopped() {
+                return Err(Error::Stopped.into());
+            }
             let items = self.with_conn(|c| {
                 let mut out = Vec::with_capacity(chunk.len());
                 let mut counts = c

@@ -562,7 +562,7 @@ mod tests {
                 geo_zoom: Some(0),
             };
             for round in 0..2 {
-                let m = index.search(&AllQuery, &req).unwrap();
+                let m = index.search(&AllQuery, &req, &crate::Stop::new()).unwrap();
                 prop_assert_eq!(m.total, live.len());
                 let facets = m.facets.unwrap();
                 // Tantivy's facet collector on the same searcher.

@@ -299,6 +299,20 @@ enum Command {
         /// Seconds a request may take before it is stopped with a `timeout` error.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
+        /// Connections open at once; more wait to be accepted until one closes.
+        #[arg(long, default_value_t = cairn_server::MAX_CONNECTIONS)]
+        max_connections: usize,
+        /// Seconds a client has to send a request's head, on a new connection or
+        /// between requests on a kept-alive one (which is then closed).
+        #[arg(long, default_value_t = cairn_server::DEFAULT_HEADER_TIMEOUT.as_secs_f64())]
+        header_timeout: f64,
+        /// Seconds a connection may stay with no byte moving either way (a client that
+        /// stopped reading its answer); at least --timeout.
+        #[arg(long, default_value_t = cairn_server::DEFAULT_IDLE_TIMEOUT.as_secs_f64())]
+        idle_timeout: f64,
+        /// Exports running at once; more wait for a turn within --timeout.
+        #[arg(long, default_value_t = cairn_server::MAX_EXPORTS)]
+        max_exports: usize,
     },
     /// Rebuild the search index from the database.
     Reindex,
@@ -517,6 +531,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             addr,
             allow_ingest,
             timeout,
+            max_connections,
+            header_timeout,
+            idle_timeout,
+            max_exports,
         } => {
             let ingest_token = if allow_ingest {
                 let t = std::env::var("CAIRN_INGEST_TOKEN").unwrap_or_default();
@@ -529,12 +547,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 None
             };
-            if !(timeout > 0.0 && timeout <= 3600.0) {
-                bail!("--timeout takes seconds between 0 and 3600");
+            for (flag, secs) in [
+                ("--timeout", timeout),
+                ("--header-timeout", header_timeout),
+                ("--idle-timeout", idle_timeout),
+            ] {
+                if !(secs > 0.0 && secs <= 3600.0) {
+                    bail!("{flag} takes seconds between 0 and 3600");
+                }
+            }
+            if idle_timeout < timeout {
+                bail!(
+                    "--idle-timeout must be at least --timeout (a search runs with nothing sent)"
+                );
+            }
+            if max_connections == 0 || max_exports == 0 {
+                bail!("--max-connections and --max-exports take at least 1");
             }
             let opts = cairn_server::ServeOptions {
                 ingest_token,
                 timeout: Duration::from_secs_f64(timeout),
+                max_connections,
+                header_timeout: Duration::from_secs_f64(header_timeout),
+                idle_timeout: Duration::from_secs_f64(idle_timeout),
+                max_exports,
                 ..cairn_server::ServeOptions::default()
             };
             serve(&data, &addr, &opts)

@@ -297,3 +297,29 @@ fn source_filter_sees_known_captions_on_new_pages() {
     assert_eq!(total_q(&data, "Idlib", &["--source", &uri(&a)]), 0);
     assert_eq!(total(&data, &["--source", "file:///nowhere/"]), 0);
 }
+
+#[test]
+fn deep_nesting_is_a_query_error_and_prefixes_match() {
+    let d = tempfile::tempdir().unwrap();
+    cairn(d.path())
+        .args(["ingest", "-"])
+        .write_stdin("Smoke rises over Aleppo, Syria, May 1, 2015.\n")
+        .assert()
+        .success();
+    // Ten thousand nested groups once overflowed the parser's stack (exit 134).
+    let deep = format!("{}aleppo{}", "(".repeat(10_000), ")".repeat(10_000));
+    let o = cairn(d.path()).args(["search", &deep]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("groups"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let deep = format!("{}aleppo{}", "(".repeat(40), ")".repeat(40));
+    let o = cairn(d.path()).args(["search", &deep]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("32 deep"));
+    assert_eq!(total_q(d.path(), "alep*", &[]), 1);
+    assert_eq!(total_q(d.path(), "(((alep*)))", &[]), 1);
+    assert_eq!(total_q(d.path(), "alepz*", &[]), 0);
+}
