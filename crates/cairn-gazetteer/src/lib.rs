@@ -509,12 +509,7 @@ mod tests {
                 "{name}"
             );
         }
-        for name in [
-            "Bande de Gaza",
-            "Franja de Gaza",
-            "Gazastreifen",
-            "قطاع غزة",
-        ] {
+        for name in ["Bande de Gaza", "Gazastreifen", "قطاع غزة"] {
             let k = kinds_in(name, "PS");
             assert!(k.iter().any(|k| k.0 == "Gaza Strip"), "{name}: {k:?}");
         }
