@@ -518,7 +518,10 @@ async fn ingest_page(
             *slot = Some(IngestWriter {
                 archive,
                 clusterer,
-                extractor: cairn_extract::Extractor::bundled(),
+                extractor: cairn_extract::Extractor::new(
+                    Gazetteer::for_archive(&ing.dir)
+                        .map_err(|e| ApiError::Internal(e.to_string()))?,
+                ),
             });
         }
         let w = slot

@@ -15,6 +15,8 @@ use cairn_store::{Archive, SearchRequest};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+mod gazetteer;
+
 /// Record filters shared by `search` and `export`.
 #[derive(clap::Args, Debug, Default)]
 struct FilterArgs {
@@ -236,7 +238,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Extract records from captions separated by blank lines (stdin when no file).
+    /// The archive's own gazetteer.
+    Gazetteer {
+        #[command(subcommand)]
+        action: gazetteer::Action,
+    },
+    /// Extract records from captions separated by blank lines (stdin when no file),
+    /// against the archive's gazetteer when it has one of its own.
     Extract {
         /// Input files.
         files: Vec<PathBuf>,
@@ -455,7 +463,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             export(&a, &req, format, out.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Places { name, json } => places(&name, json),
+        Command::Places { name, json } => places(&data, &name, json),
         Command::Show { id, json } => {
             let a = Archive::open_reader(&data)?;
             let Some(c) = a.caption(id)? else {
@@ -480,7 +488,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Extract { files } => extract(&files),
+        Command::Extract { files } => extract(&data, &files),
+        Command::Gazetteer { action } => gazetteer::run(&data, action),
         Command::Generate {
             pages,
             seed,
@@ -759,8 +768,8 @@ fn print_results(r: &cairn_store::SearchResults) {
     }
 }
 
-fn places(name: &str, json: bool) -> Result<ExitCode> {
-    let g = Gazetteer::bundled();
+fn places(data: &Path, name: &str, json: bool) -> Result<ExitCode> {
+    let g = Gazetteer::for_archive(data)?;
     let rows = cairn_server::place_matches(&g, name, 20);
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -801,7 +810,7 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
     let mut archive = Archive::open_writer(data)?;
     // A gazetteer of the ingest's own: the pipeline lets it go before the end of the
     // run (index builds and merge), which then peaks lower.
-    let extractor = Arc::new(Extractor::new(Arc::new(Gazetteer::load_bundled())));
+    let extractor = Arc::new(Extractor::new(Arc::new(Gazetteer::load_for_archive(data)?)));
     with_progress("ingested", json, |on_event| {
         cairn_pipeline::ingest(&mut archive, paths, extractor, opts, on_event)
     })
@@ -898,8 +907,8 @@ fn with_progress(
     })
 }
 
-fn extract(files: &[PathBuf]) -> Result<ExitCode> {
-    let extractor = Extractor::bundled();
+fn extract(data: &Path, files: &[PathBuf]) -> Result<ExitCode> {
+    let extractor = Extractor::new(Gazetteer::for_archive(data)?);
     let inputs: Vec<cairn_ingest::Input> = if files.is_empty() {
         vec![cairn_ingest::Input::Stdin]
     } else {
