@@ -180,6 +180,15 @@ impl Archive {
         RecordPacker(self.codec.clone())
     }
 
+    /// The last batch stored (0 for an empty archive): it changes with every write, so
+    /// a holder of state derived from the archive can tell whether it is still current.
+    pub fn last_batch(&self) -> Result<i64> {
+        self.with_conn(|c| {
+            c.query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+                .map_err(self.db_err())
+        })
+    }
+
     /// The data directory.
     pub fn dir(&self) -> &Path {
         &self.dir
