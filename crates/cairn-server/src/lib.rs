@@ -10,7 +10,7 @@ mod openapi;
 mod page;
 mod params;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -42,6 +42,8 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 pub const MAX_HEAVY: usize = 8;
 /// The longest a read may take before the client gets a `timeout` error.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// When a posted write refused for a busy archive is told to try again (seconds).
+pub const BUSY_RETRY_AFTER_SECS: u64 = 5;
 /// Captions one `/api/export` request may return.
 pub const MAX_EXPORT: u64 = 100_000;
 /// Exports running at once by default (each holds a thread and its buffers while its
@@ -82,6 +84,10 @@ pub enum ApiError {
     /// The path exists, but not with this method.
     #[error("{0}")]
     MethodNotAllowed(String),
+    /// The archive is being written by another process for longer than the server
+    /// waits (the answer says when to try again).
+    #[error("{0}")]
+    Busy(String),
     /// Something failed inside; details go to the log, not the client.
     #[error("internal error")]
     Internal(String),
@@ -97,6 +103,7 @@ impl ApiError {
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::UriTooLong(_) => (StatusCode::URI_TOO_LONG, "uri_too_long"),
             ApiError::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
+            ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
@@ -108,6 +115,9 @@ impl From<cairn_store::Error> for ApiError {
             cairn_store::Error::Query(m) => ApiError::BadRequest(m),
             // Only work whose request timed out or went away is stopped.
             cairn_store::Error::Stopped => ApiError::Timeout("the request was stopped".into()),
+            cairn_store::Error::Busy(_) => ApiError::Busy(format!(
+                "the archive is being written by another process; try again in {BUSY_RETRY_AFTER_SECS} s"
+            )),
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -120,7 +130,14 @@ impl IntoResponse for ApiError {
             eprintln!("cairn serve: internal error: {detail}");
         }
         let body = json!({ "error": { "code": code, "message": self.to_string() } });
-        (status, Json(body)).into_response()
+        let mut res = (status, Json(body)).into_response();
+        if let ApiError::Busy(_) = self {
+            res.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(BUSY_RETRY_AFTER_SECS),
+            );
+        }
+        res
     }
 }
 
@@ -161,16 +178,20 @@ impl Default for ServeOptions {
     }
 }
 
-/// The archive opened for writing, for `POST /api/ingest`.
+/// What `POST /api/ingest` needs: the archive is opened for writing (its writer lock
+/// taken) for each posted page only, so that command-line writers can take turns with
+/// the server; posted pages wait for their turn one after the other.
 struct Ingest {
     token: String,
-    writer: Mutex<Option<IngestWriter>>,
+    writer: Arc<tokio::sync::Mutex<Option<IngestWriter>>>,
     dir: std::path::PathBuf,
 }
 
+/// What the server keeps between posted pages.
 struct IngestWriter {
-    archive: Archive,
+    /// The near-duplicate index of the archive as of batch `seq`.
     clusterer: cairn_pipeline::NearClusterer,
+    seq: i64,
     extractor: cairn_extract::Extractor,
 }
 
@@ -233,7 +254,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
     let ingest = opts.ingest_token.as_ref().map(|t| {
         Arc::new(Ingest {
             token: t.clone(),
-            writer: Mutex::new(None),
+            writer: Arc::default(),
             dir: archive.dir().to_path_buf(),
         })
     });
@@ -503,37 +524,71 @@ async fn ingest_page(
         Some(_) => return Err(ApiError::BadRequest("uri must be 1 to 2048 bytes".into())),
         None => format!("urn:cairn:post:{}", cairn_ingest::sha256_hex(&body)),
     };
+    // The server's time limit bounds the wait for a turn (this server's earlier posts,
+    // then another process's write); past it the answer is `busy`, with Retry-After.
+    let deadline = tokio::time::Instant::now() + s.timeout;
+    let busy = || {
+        ApiError::Busy(format!(
+            "the archive is being written; try again in {BUSY_RETRY_AFTER_SECS} s"
+        ))
+    };
+    let turn = tokio::time::timeout_at(deadline, ing.writer.clone().lock_owned())
+        .await
+        .map_err(|_| busy())?;
     blocking(move || {
         let doc = cairn_ingest::document_from_bytes(uri.clone(), &uri, body.to_vec())
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let mut slot = ing.writer.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_none() {
-            let archive = Archive::open_writer(&ing.dir)?;
-            let clusterer = cairn_pipeline::NearClusterer::load(
-                &archive,
-                cairn_dedup::DEFAULT_THRESHOLD,
-                cairn_dedup::MAX_BUCKET as u8,
-            )
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
-            *slot = Some(IngestWriter {
-                archive,
-                clusterer,
-                extractor: cairn_extract::Extractor::new(
-                    Gazetteer::for_archive(&ing.dir)
-                        .map_err(|e| ApiError::Internal(e.to_string()))?,
-                ),
-            });
+        let mut slot = turn;
+        let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let mut archive = Archive::open_writer_waiting(&ing.dir, wait)?;
+        let summary = ingest_one(&mut archive, &mut slot, doc, &ing.dir);
+        if summary.is_err() {
+            // The near-duplicate index may hold captions of the write rolled back.
+            *slot = None;
         }
-        let w = slot
-            .as_mut()
-            .ok_or_else(|| ApiError::Internal("no writer".into()))?;
-        let source = cairn_pipeline::prepare(doc, &w.extractor);
-        let summary = w.archive.write_batch_with(&[source], &mut w.clusterer);
-        w.clusterer.publish();
-        let summary = summary?;
-        Ok(Json(summary))
+        Ok(Json(summary?))
     })
     .await
+}
+
+/// Stores one document with the near-duplicate index kept in `slot`, made again from
+/// the archive when another writer changed it since.
+fn ingest_one(
+    archive: &mut Archive,
+    slot: &mut Option<IngestWriter>,
+    doc: cairn_model::Document,
+    dir: &std::path::Path,
+) -> ApiResult<cairn_store::BatchSummary> {
+    let seq = archive.last_batch()?;
+    if slot.as_ref().is_none_or(|w| w.seq != seq) {
+        let extractor = match slot.take() {
+            Some(w) => w.extractor,
+            // The archive's own gazetteer when it imported one, else the bundled one.
+            None => cairn_extract::Extractor::new(
+                Gazetteer::for_archive(dir).map_err(|e| ApiError::Internal(e.to_string()))?,
+            ),
+        };
+        let clusterer = cairn_pipeline::NearClusterer::load(
+            archive,
+            cairn_dedup::DEFAULT_THRESHOLD,
+            cairn_dedup::MAX_BUCKET as u8,
+        )
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        *slot = Some(IngestWriter {
+            clusterer,
+            seq,
+            extractor,
+        });
+    }
+    let w = slot
+        .as_mut()
+        .ok_or_else(|| ApiError::Internal("no writer".into()))?;
+    let source = cairn_pipeline::prepare(doc, &w.extractor);
+    let summary = archive.write_batch_with(&[source], &mut w.clusterer);
+    w.clusterer.publish();
+    let summary = summary?;
+    w.seq = archive.last_batch()?;
+    Ok(summary)
 }
 
 fn html_response(status: StatusCode, markup: maud::Markup) -> Response {

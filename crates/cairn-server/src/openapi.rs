@@ -157,7 +157,8 @@ pub fn openapi() -> Value {
                     "400": error_response("Not a text page"),
                     "401": error_response("Missing or wrong token"),
                     "404": error_response("Ingest is not enabled"),
-                    "413": error_response("Body over 16 MiB")
+                    "413": error_response("Body over 16 MiB"),
+                    "503": error_response("Another writer kept the archive for longer than the server's time limit (code busy; try again after the Retry-After seconds)")
                 }
             }},
             "/api/openapi.json": { "get": {
@@ -179,7 +180,7 @@ pub fn openapi() -> Value {
                         "type": "object",
                         "required": ["code", "message"],
                         "properties": {
-                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "timeout", "too_large", "internal"] },
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "timeout", "busy", "too_large", "internal"] },
                             "message": { "type": "string" }
                         }
                     }}

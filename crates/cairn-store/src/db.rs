@@ -269,18 +269,60 @@ pub(crate) fn open_write(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Opens the database for reading only.
+/// Opens the database for reading only. Where the archive cannot be written (a
+/// read-only mount, another user's directory) and SQLite cannot open its shared-memory
+/// file beside the database, it is opened as immutable: no writer can be changing it
+/// there.
 pub(crate) fn open_read(path: &Path) -> Result<Connection> {
+    match open_read_as(path, false) {
+        Err(Error::Db { source, .. }) if cannot_open_shared(&source) => open_read_as(path, true)
+            .map_err(|_| Error::Db {
+                path: path.to_path_buf(),
+                source,
+            }),
+        other => other,
+    }
+}
+
+/// Whether SQLite failed for want of write access beside the database.
+fn cannot_open_shared(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+    )
+}
+
+/// The URI of a database opened as immutable, its path percent-encoded.
+fn immutable_uri(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).to_vec();
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().replace('\\', "/").into_bytes();
+    let mut uri = String::from("file:");
+    for b in bytes {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
+fn open_read_as(path: &Path, immutable: bool) -> Result<Connection> {
     let err = |source| Error::Db {
         path: path.to_path_buf(),
         source,
     };
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI,
-    )
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let conn = if immutable {
+        Connection::open_with_flags(immutable_uri(path), flags)
+    } else {
+        Connection::open_with_flags(path, flags)
+    }
     .map_err(err)?;
     configure(&conn).map_err(err)?;
     let version: i64 = conn
@@ -502,6 +544,22 @@ mod tests {
     /// A new database appears whole: what an interrupted creation leaves beside it (a
     /// part-built file, its journal) is not the database, readers do not see it, and the
     /// next creation replaces it.
+    /// A database whose path needs escaping in a URI opens as immutable too.
+    #[test]
+    fn an_immutable_open_reads_any_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("a dir?#%é");
+        std::fs::create_dir(&sub).unwrap();
+        let path = sub.join("archive.sqlite");
+        drop(open_write(&path).unwrap());
+        let conn = open_read_as(&path, true).unwrap();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, MIGRATIONS.len() as i64);
+        assert!(immutable_uri(&path).ends_with("/archive.sqlite?immutable=1"));
+    }
+
     #[test]
     fn a_new_database_appears_at_the_current_version_only() {
         let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use cairn_model::{Precision, Record};
 use tantivy::collector::{Count, FacetCollector, TopDocs};
 use tantivy::columnar::Column;
-use tantivy::directory::MmapDirectory;
 use tantivy::query::{
     AllQuery, BooleanQuery, Occur, PhraseQuery, Query, QueryParser, RangeQuery, TermQuery,
     TermSetQuery,
@@ -26,6 +25,7 @@ use tantivy::tokenizer::{
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
 use crate::aggregate::{cell_degrees, most_frequent_first};
+use crate::directory::IndexDirectory;
 use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::stop::{Stop, Stoppable};
 use crate::table::{Tables, Tally};
@@ -352,46 +352,88 @@ impl SearchIndex {
 
     /// Opens the index in `path`, creating it (or re-creating it, when its schema is
     /// stale or it is unreadable) as an empty index that the next sync fills.
+    #[cfg(test)]
     pub fn open_or_create(path: &Path) -> Result<Self> {
-        let (schema, fields) = schema();
+        if let Some(index) = Self::open_for_writer(path)? {
+            return Ok(index);
+        }
         let io = |source| Error::Io {
             path: path.to_path_buf(),
             source,
         };
-        std::fs::create_dir_all(path).map_err(io)?;
-        let open = || -> tantivy::Result<Index> {
-            let dir = MmapDirectory::open(path)?;
-            let index = Index::open_or_create(dir, schema.clone())?;
-            Ok(index)
+        std::fs::remove_dir_all(path).map_err(io)?;
+        Self::create(path)
+    }
+
+    /// Creates an empty index in `path` (a directory that must not hold one).
+    pub fn create(path: &Path) -> Result<Self> {
+        let (schema, fields) = schema();
+        let err = |e: &dyn std::fmt::Display| Error::Index {
+            path: path.to_path_buf(),
+            message: e.to_string(),
         };
-        let index = match open() {
-            Ok(i) => i,
-            Err(_) => {
-                // Another schema version, or damaged: the index is only a cache of the
-                // database, so start it again (the next sync fills it).
-                std::fs::remove_dir_all(path).map_err(io)?;
-                std::fs::create_dir_all(path).map_err(io)?;
-                open().map_err(|e| Error::Index {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                })?
-            }
-        };
+        std::fs::create_dir_all(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let dir = IndexDirectory::open(path).map_err(|e| err(&e))?;
+        let index =
+            Index::create(dir, schema, tantivy::IndexSettings::default()).map_err(|e| err(&e))?;
         Self::finish(path, index, fields)
     }
 
-    /// Opens an index that must exist (readers never create one).
+    /// Opens the index in `path` for a writer: creates it when there is none, and gives
+    /// `None` when the one there cannot serve (unreadable, another schema, or committed
+    /// by another version of cairn), to be rebuilt beside it while readers keep it.
+    pub fn open_for_writer(path: &Path) -> Result<Option<Self>> {
+        if !path.join("meta.json").exists() {
+            return Self::create(path).map(Some);
+        }
+        let Ok(index) = Self::open_existing(path) else {
+            return Ok(None);
+        };
+        let metas = index.index.load_metas().map_err(|e| index.err(e))?;
+        let current = match metas.payload.as_deref() {
+            None => true,
+            Some(p) => p
+                .split_once(':')
+                .is_some_and(|(v, _)| v == format!("v{SCHEMA_VERSION}")),
+        };
+        Ok(current.then_some(index))
+    }
+
+    /// Opens an index that must exist (readers never create one). A reader that opens
+    /// it while a rebuilt index is being swapped in may find files of both: it tries
+    /// again.
     pub fn open_existing(path: &Path) -> Result<Self> {
+        let mut tries = 0;
+        loop {
+            match Self::open_existing_once(path) {
+                Err(Error::Index { .. }) if tries < 3 && path.join("meta.json").exists() => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_existing_once(path: &Path) -> Result<Self> {
         let (schema, fields) = schema();
-        let index = Index::open_in_dir(path).map_err(|e| Error::Index {
+        let dir = IndexDirectory::open(path).map_err(|e| Error::Index {
             path: path.to_path_buf(),
-            message: format!("{e} (run `cairn reindex` to rebuild it)"),
+            message: format!("{e} (`cairn check --repair` rebuilds it)"),
+        })?;
+        let index = Index::open(dir).map_err(|e| Error::Index {
+            path: path.to_path_buf(),
+            message: format!("{e} (`cairn check --repair` rebuilds it)"),
         })?;
         if index.schema() != schema {
             return Err(Error::Index {
                 path: path.to_path_buf(),
-                message: "the index was built by another version of cairn; run `cairn reindex`"
-                    .into(),
+                message:
+                    "the index was built by another version of cairn; `cairn reindex` rebuilds it"
+                        .into(),
             });
         }
         Self::finish(path, index, fields)

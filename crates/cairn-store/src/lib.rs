@@ -9,9 +9,12 @@ mod aggregate;
 mod check;
 mod codec;
 mod db;
+mod directory;
 mod index;
+mod lock;
 mod query;
 mod read;
+mod rebuild;
 mod rejected;
 pub use rejected::Rejection;
 mod stop;
@@ -20,6 +23,7 @@ mod write;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 pub use check::CheckReport;
 pub use codec::{PackedRecord, RecordPacker};
@@ -67,7 +71,9 @@ pub enum Error {
     #[error("no archive at {0} (create one with `cairn ingest`)")]
     NotFound(PathBuf),
     /// Another process holds the archive for writing.
-    #[error("the archive at {0} is being written by another cairn process; try again when it ends")]
+    #[error(
+        "the archive at {0} is being written by another cairn process; try again when it ends (writers wait their turn with --wait)"
+    )]
     Busy(PathBuf),
     /// The archive was written by a newer cairn.
     #[error("archive {path} has schema version {found}, newer than this cairn knows ({known})")]
@@ -108,6 +114,8 @@ pub struct Archive {
     index: index::SearchIndex,
     codec: std::sync::Arc<codec::Codec>,
     writer: Option<Mutex<write::Writer>>,
+    /// Held by a writer until it is dropped (after the index writer, declared above).
+    _lock: Option<lock::WriterLock>,
 }
 
 impl Archive {
@@ -116,35 +124,41 @@ impl Archive {
         dir.join("archive.sqlite")
     }
 
-    /// Opens (creating if needed) the archive in `dir` for writing: runs migrations,
-    /// takes the writer lock, and brings the search index up to date with the database.
+    /// Opens (creating if needed) the archive in `dir` for writing: takes the writer
+    /// lock, runs migrations, and brings the search index up to date with the database.
+    /// Fails at once with [`Error::Busy`] when another writer holds the lock.
     pub fn open_writer(dir: &Path) -> Result<Self> {
+        Self::open_writer_waiting(dir, Duration::ZERO)
+    }
+
+    /// [`Archive::open_writer`], waiting up to `wait` for another writer to finish
+    /// ([`Error::Busy`] if it does not). The lock is held until the archive is dropped:
+    /// a long-lived process that writes now and then opens a writer for each write.
+    pub fn open_writer_waiting(dir: &Path, wait: Duration) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io {
             path: dir.to_path_buf(),
             source,
         })?;
+        let lock = lock::WriterLock::acquire(dir, wait)?;
         let db_path = Self::db_path(dir);
-        // The index (and its writer lock, which keeps a second writer out) before the
-        // database: a reader that finds the database finds an index beside it, and the
-        // database appears whole (see `db::create`).
-        let index = index::SearchIndex::open_or_create(&dir.join("index"))?;
-        let index_writer = index.writer().map_err(|e| match e {
-            index::WriterError::Busy => Error::Busy(dir.to_path_buf()),
-            index::WriterError::Other(e) => e,
-        })?;
+        // The index before the database: a reader that finds the database finds an
+        // index beside it, and the database appears whole (see `db::create`).
+        let found = index::SearchIndex::open_for_writer(&dir.join("index"))?;
         let conn = db::open_write(&db_path)?;
         let codec = std::sync::Arc::new(codec::Codec::default());
         codec.load_current(&conn).map_err(|source| Error::Db {
             path: db_path.clone(),
             source,
         })?;
+        let (index, writer) = rebuild::attach(dir, conn, &codec, found)?;
         let mut archive = Archive {
             dir: dir.to_path_buf(),
             db_path,
             pool: Mutex::new(Vec::new()),
             index,
             codec,
-            writer: Some(Mutex::new(write::Writer::new(conn, index_writer))),
+            writer: Some(Mutex::new(writer)),
+            _lock: Some(lock),
         };
         archive.sync_index()?;
         Ok(archive)
@@ -165,6 +179,7 @@ impl Archive {
             index,
             codec: Default::default(),
             writer: None,
+            _lock: None,
         })
     }
 
@@ -172,6 +187,15 @@ impl Archive {
     /// a batch in parallel before [`Archive::write_batch_with`] stores them.
     pub fn record_packer(&self) -> RecordPacker {
         RecordPacker(self.codec.clone())
+    }
+
+    /// The last batch stored (0 for an empty archive): it changes with every write, so
+    /// a holder of state derived from the archive can tell whether it is still current.
+    pub fn last_batch(&self) -> Result<i64> {
+        self.with_conn(|c| {
+            c.query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+                .map_err(self.db_err())
+        })
     }
 
     /// The data directory.

@@ -48,6 +48,15 @@ impl Writer {
         }
     }
 
+    /// The database connection, the index writer (and its lock) let go of.
+    pub fn into_conn(self) -> rusqlite::Connection {
+        let Writer {
+            conn, index_writer, ..
+        } = self;
+        drop(index_writer);
+        conn
+    }
+
     /// Reads the map of blobs again from the database, during a bulk write whose map may
     /// be wrong or gone (a write rolled back, an index build that failed): without its
     /// unique index, a blob is known to be stored only by the map, so without the map
@@ -558,27 +567,6 @@ impl Archive {
         };
         built.map(|()| merged)
     }
-
-    /// Rebuilds the search index from the database.
-    pub fn reindex(&mut self) -> Result<u64> {
-        let w = self
-            .writer
-            .as_mut()
-            .expect("reindex needs a writer")
-            .get_mut()
-            .unwrap_or_else(|p| p.into_inner());
-        w.index_writer
-            .delete_all_documents()
-            .map_err(|e| Error::Index {
-                path: self.dir.join("index"),
-                message: e.to_string(),
-            })?;
-        self.index.commit(&mut w.index_writer, -1)?;
-        w.added_seq = Some(-1);
-        w.indexed_max_id = Some(0);
-        w.pending = 0;
-        self.sync_index()
-    }
 }
 
 /// A new caption's record as [`Write`] keeps it for the index to the end of a call:
@@ -1043,13 +1031,13 @@ impl Drop for Write<'_> {
 
 /// A caption's index entry as the database holds it (id, every variant's text, the
 /// canonical record), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
-const INDEX_DOC_SQL: &str = "SELECT c.id,
+pub(crate) const INDEX_DOC_SQL: &str = "SELECT c.id,
         (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
         (SELECT record FROM variant WHERE id = c.canonical_variant)
      FROM caption c";
 
 /// One row of [`INDEX_DOC_SQL`].
-fn index_doc(
+pub(crate) fn index_doc(
     codec: &Codec,
     conn: &rusqlite::Connection,
     r: &rusqlite::Row<'_>,

@@ -16,6 +16,8 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 mod gazetteer;
+mod out;
+use out::outln;
 
 /// Record filters shared by `search` and `export`.
 #[derive(clap::Args, Debug, Default)]
@@ -83,6 +85,41 @@ impl FilterArgs {
             bbox,
             source: self.source.clone(),
         })
+    }
+}
+
+/// How a writer meets another one at work on the archive.
+#[derive(clap::Args, Debug, Default, Clone, Copy)]
+struct WaitArgs {
+    /// When another cairn process is writing to the archive, wait for it to finish (up
+    /// to SECONDS, 600 when not given) instead of failing at once.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, default_missing_value = "600")]
+    wait: Option<f64>,
+}
+
+impl WaitArgs {
+    fn duration(&self) -> Result<Duration> {
+        match self.wait {
+            None => Ok(Duration::ZERO),
+            Some(s) if (0.0..=86_400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+            Some(_) => bail!("--wait takes seconds between 0 and 86400"),
+        }
+    }
+}
+
+/// Opens the archive for writing, waiting for another writer's turn to end when asked.
+fn open_writer(data: &Path, wait: &WaitArgs) -> Result<Archive> {
+    let wait = wait.duration()?;
+    match Archive::open_writer(data) {
+        Err(cairn_store::Error::Busy(_)) if !wait.is_zero() => {
+            eprintln!(
+                "another cairn process is writing to {}; waiting up to {} s for it to finish",
+                data.display(),
+                wait.as_secs_f64()
+            );
+            Ok(Archive::open_writer_waiting(data, wait)?)
+        }
+        other => Ok(other?),
     }
 }
 
@@ -161,6 +198,8 @@ enum Command {
         /// with a warning).
         #[arg(long)]
         retry_rejected: bool,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
     /// Build or extend the archive from a cluster job's Parquet output (the Spark job
     /// in cairn-py/spark: DIR/sources, occurrences, records, clusters). Records and
@@ -172,6 +211,8 @@ enum Command {
         /// Print the summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        wait: WaitArgs,
     },
     /// Print counts of what the archive holds.
     Stats {
@@ -322,16 +363,28 @@ enum Command {
         #[arg(long, default_value_t = cairn_server::MAX_EXPORTS)]
         max_exports: usize,
     },
-    /// Rebuild the search index from the database.
-    Reindex,
+    /// Rebuild the search index from the database (beside the one in use, which
+    /// searches keep answering from until the new one replaces it whole).
+    Reindex {
+        #[command(flatten)]
+        wait: WaitArgs,
+    },
     /// Merge the search index into one segment (ingest does this itself when the
     /// index has many segments or many replaced entries).
-    Compact,
-    /// Verify the archive; exits non-zero on any problem.
+    Compact {
+        #[command(flatten)]
+        wait: WaitArgs,
+    },
+    /// Verify the archive; exits non-zero when something is lost or inconsistent (a
+    /// search index behind the database, during an ingest or after one was stopped,
+    /// is only reported: the next writer catches it up).
     Check {
-        /// Rebuild the search index when it is out of step.
+        /// Rebuild the search index when it is missing or out of step, and catch it up
+        /// when it is behind.
         #[arg(long)]
         repair: bool,
+        #[command(flatten)]
+        wait: WaitArgs,
         /// As JSON.
         #[arg(long)]
         json: bool,
@@ -347,6 +400,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of the output went away (`| head`): nothing more to say.
+        Err(e) if out::closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -363,7 +418,7 @@ fn data_dir(cli_data: &Option<PathBuf>) -> PathBuf {
 fn run(cli: Cli) -> Result<ExitCode> {
     let data = data_dir(&cli.data);
     match cli.command {
-        Command::Import { dir, json } => import(&data, &dir, json),
+        Command::Import { dir, json, wait } => import(&data, &dir, json, &wait),
         Command::Ingest {
             paths,
             text_field,
@@ -378,6 +433,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             max_bucket,
             follow,
             retry_rejected,
+            wait,
         } => {
             if !(0.0..=1.0).contains(&threshold) {
                 bail!("--threshold must lie between 0 and 1");
@@ -397,23 +453,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 retry_rejected,
                 ..Options::default()
             };
-            ingest(&data, &paths, json, &opts)
+            ingest(&data, &paths, json, &opts, &wait)
         }
         Command::Stats { json } => {
             let a = Archive::open_reader(&data)?;
             let s = a.stats()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&s)?);
+                outln!("{}", serde_json::to_string_pretty(&s)?);
             } else {
-                println!("sources      {}", s.sources);
-                println!("occurrences  {}", s.occurrences);
-                println!("captions     {}", s.captions);
-                println!("variants     {}", s.variants);
-                println!(
+                outln!("sources      {}", s.sources);
+                outln!("occurrences  {}", s.occurrences);
+                outln!("captions     {}", s.captions);
+                outln!("variants     {}", s.variants);
+                outln!(
                     "source bytes {} ({} stored)",
-                    s.source_bytes, s.stored_bytes
+                    s.source_bytes,
+                    s.stored_bytes
                 );
-                println!("indexed      {}", s.indexed);
+                outln!("indexed      {}", s.indexed);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -441,9 +498,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let a = Archive::open_reader(&data)?;
             let r = a.search(&req)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&r)?);
+                outln!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                print_results(&r);
+                print_results(&r)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -470,18 +527,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 bail!("no caption {id} in {}", data.display())
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&c)?);
+                outln!("{}", serde_json::to_string_pretty(&c)?);
             } else {
-                println!("caption #{}\n  {}\n", c.id, c.text);
+                outln!("caption #{}\n  {}\n", c.id, c.text);
                 for v in &c.variants {
-                    println!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
+                    outln!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
                     if v.text != c.text {
-                        println!("  {}", v.text);
+                        outln!("  {}", v.text);
                     }
                     for o in &v.occurrences {
-                        println!(
+                        outln!(
                             "  - {} [{}..{}] sha256 {}",
-                            o.source.uri, o.span.start, o.span.end, o.source.sha256
+                            o.source.uri,
+                            o.span.start,
+                            o.span.end,
+                            o.source.sha256
                         );
                     }
                 }
@@ -527,7 +587,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 corpus.display()
             );
             generate_pages(pages, 1, "text", false, &corpus)?;
-            let code = ingest(&data, &[corpus], false, &Options::default())?;
+            let code = ingest(
+                &data,
+                &[corpus],
+                false,
+                &Options::default(),
+                &WaitArgs::default(),
+            )?;
             if code != ExitCode::SUCCESS {
                 return Ok(code);
             }
@@ -584,8 +650,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             serve(&data, &addr, &opts)
         }
-        Command::Compact => {
-            let mut a = Archive::open_writer(&data)?;
+        Command::Compact { wait } => {
+            let mut a = open_writer(&data, &wait)?;
             let merged = a.compact_index(1)?;
             eprintln!(
                 "{}",
@@ -597,45 +663,66 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { repair, json } => {
-            let mut rep = Archive::open_reader(&data)?.check()?;
-            if repair && !rep.ok() {
-                let mut w = Archive::open_writer(&data)?;
-                let n = w.reindex()?;
-                eprintln!("repair: reindexed {n} captions");
-                rep = w.check()?;
-            }
-            if json {
-                println!("{}", serde_json::to_string_pretty(&rep)?);
-            }
-            for p in &rep.problems {
-                eprintln!("problem: {p}");
-            }
-            eprintln!(
-                "checked {} sources, {} occurrences, {} captions ({} indexed): {}",
-                rep.sources_checked,
-                rep.occurrences_checked,
-                rep.captions,
-                rep.indexed,
-                if rep.ok() {
-                    "ok".to_string()
-                } else {
-                    format!("{} problems", rep.problems.len())
-                }
-            );
-            Ok(if rep.ok() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
-        Command::Reindex => {
-            let mut a = Archive::open_writer(&data)?;
+        Command::Check { repair, json, wait } => check(&data, repair, json, &wait),
+        Command::Reindex { wait } => {
+            let mut a = open_writer(&data, &wait)?;
             let n = a.reindex()?;
             eprintln!("reindexed {n} captions");
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `cairn check`: verifies the archive and, with `repair`, rebuilds a search index that
+/// is missing or out of step and catches up one that is behind.
+fn check(data: &Path, repair: bool, json: bool, wait: &WaitArgs) -> Result<ExitCode> {
+    let mut rep = match Archive::open_reader(data) {
+        Ok(a) => a.check()?,
+        // No usable index: the database is the truth, the index is made again from it.
+        Err(cairn_store::Error::Index { .. }) if repair => {
+            let w = open_writer(data, wait)?;
+            eprintln!("repair: rebuilt the search index");
+            w.check()?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if repair && !rep.ok() {
+        let mut w = open_writer(data, wait)?;
+        let n = w.reindex()?;
+        eprintln!("repair: reindexed {n} captions");
+        rep = w.check()?;
+    } else if repair && rep.index_behind > 0 {
+        // A writer opening the archive indexes what the index lacks.
+        let w = open_writer(data, wait)?;
+        eprintln!("repair: indexed {} captions", rep.index_behind);
+        rep = w.check()?;
+    }
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&rep)?);
+    }
+    for n in &rep.notes {
+        eprintln!("note: {n}");
+    }
+    for p in &rep.problems {
+        eprintln!("problem: {p}");
+    }
+    eprintln!(
+        "checked {} sources, {} occurrences, {} captions ({} indexed): {}",
+        rep.sources_checked,
+        rep.occurrences_checked,
+        rep.captions,
+        rep.indexed,
+        if rep.ok() {
+            "ok".to_string()
+        } else {
+            format!("{} problems", rep.problems.len())
+        }
+    );
+    Ok(if rep.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// Writes an export; a file is written beside its final name and renamed at the end, so
@@ -699,8 +786,8 @@ fn export(
     Ok(())
 }
 
-fn print_results(r: &cairn_store::SearchResults) {
-    println!("{} captions match", r.total);
+fn print_results(r: &cairn_store::SearchResults) -> Result<()> {
+    outln!("{} captions match", r.total);
     for h in &r.hits {
         let rec = h.record.as_ref();
         let date = rec
@@ -711,36 +798,38 @@ fn print_results(r: &cairn_store::SearchResults) {
             .and_then(|r| r.location.as_ref())
             .map(|l| l.text.as_str())
             .unwrap_or("-");
-        println!(
+        outln!(
             "\n#{} [{date}, {place}] ({} sources, {} occurrences)",
             h.id,
             h.sources.len(),
             h.occurrences
         );
-        println!("  {}", h.text);
+        outln!("  {}", h.text);
     }
     if let Some(h) = &r.histogram {
-        println!("\nby {} ({} undated)", h.interval, h.undated);
+        outln!("\nby {} ({} undated)", h.interval, h.undated);
         let max = h.buckets.iter().map(|b| b.count).max().unwrap_or(0).max(1);
         for b in &h.buckets {
             let bar = "#".repeat(((b.count * 40).div_ceil(max)) as usize);
-            println!("  {:<10} {:>7} {bar}", b.key, b.count);
+            outln!("  {:<10} {:>7} {bar}", b.key, b.count);
         }
     }
     if let Some(geo) = &r.geo {
-        println!(
+        outln!(
             "\nmap at zoom {} ({}° cells, {} unlocated)",
-            geo.zoom, geo.cell_degrees, geo.unlocated
+            geo.zoom,
+            geo.cell_degrees,
+            geo.unlocated
         );
         for c in geo.cells.iter().take(20) {
-            println!("  {:>8.3} {:>8.3} {:>7}", c.lat, c.lon, c.count);
+            outln!("  {:>8.3} {:>8.3} {:>7}", c.lat, c.lon, c.count);
         }
     }
     if let Some(f) = &r.facets {
         let g = Gazetteer::bundled();
-        let show = |name: &str, v: &[cairn_store::FacetCount], place: bool| {
+        let show = |name: &str, v: &[cairn_store::FacetCount], place: bool| -> Result<()> {
             if v.is_empty() {
-                return;
+                return Ok(());
             }
             let parts: Vec<String> = v
                 .iter()
@@ -756,31 +845,33 @@ fn print_results(r: &cairn_store::SearchResults) {
                     format!("{label} ({})", c.count)
                 })
                 .collect();
-            println!("{name:<13} {}", parts.join(", "));
+            outln!("{name:<13} {}", parts.join(", "));
+            Ok(())
         };
-        println!();
-        show("agency", &f.agency, false);
-        show("photographer", &f.photographer, false);
-        show("country", &f.country, false);
-        show("event type", &f.event_type, false);
-        show("year", &f.year, false);
-        show("place", &f.place, true);
+        outln!();
+        show("agency", &f.agency, false)?;
+        show("photographer", &f.photographer, false)?;
+        show("country", &f.country, false)?;
+        show("event type", &f.event_type, false)?;
+        show("year", &f.year, false)?;
+        show("place", &f.place, true)?;
     }
+    Ok(())
 }
 
 fn places(data: &Path, name: &str, json: bool) -> Result<ExitCode> {
     let g = Gazetteer::for_archive(data)?;
     let rows = cairn_server::place_matches(&g, name, 20);
     if json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        println!("{name:?} is not in the gazetteer");
+        outln!("{name:?} is not in the gazetteer");
         return Ok(ExitCode::FAILURE);
     }
     for r in &rows {
-        println!(
+        outln!(
             "{}{} [{}] {} ({:.4}, {:.4}) in {}",
             if r.best { "* " } else { "  " },
             r.name,
@@ -796,18 +887,24 @@ fn places(data: &Path, name: &str, json: bool) -> Result<ExitCode> {
         );
     }
     if !rows.iter().any(|r| r.best) {
-        println!("(no exact match: a filter on {name:?} would be refused)");
+        outln!("(no exact match: a filter on {name:?} would be refused)");
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<ExitCode> {
+fn ingest(
+    data: &Path,
+    paths: &[PathBuf],
+    json: bool,
+    opts: &Options,
+    wait: &WaitArgs,
+) -> Result<ExitCode> {
     // Sources are read and prepared on rayon's threads: a generous stack as a second
     // defence behind the readers' own bounds (an error only if the pool exists already).
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(cairn_pipeline::PREPARE_STACK)
         .build_global();
-    let mut archive = Archive::open_writer(data)?;
+    let mut archive = open_writer(data, wait)?;
     // A gazetteer of the ingest's own: the pipeline lets it go before the end of the
     // run (index builds and merge), which then peaks lower.
     let extractor = Arc::new(Extractor::new(Arc::new(Gazetteer::load_for_archive(data)?)));
@@ -816,8 +913,8 @@ fn ingest(data: &Path, paths: &[PathBuf], json: bool, opts: &Options) -> Result<
     })
 }
 
-fn import(data: &Path, dir: &Path, json: bool) -> Result<ExitCode> {
-    let mut archive = Archive::open_writer(data)?;
+fn import(data: &Path, dir: &Path, json: bool, wait: &WaitArgs) -> Result<ExitCode> {
+    let mut archive = open_writer(data, wait)?;
     with_progress("imported", json, |on_event| {
         cairn_pipeline::import(&mut archive, dir, 512, on_event)
     })
@@ -877,7 +974,7 @@ fn with_progress(
     bar.finish_and_clear();
     let report = report?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     }
     // From listing the inputs to the last index merge (the gazetteer was loaded before).
     let secs = started.elapsed().as_secs_f64();
@@ -1116,7 +1213,7 @@ fn serve(data: &Path, addr: &str, opts: &cairn_server::ServeOptions) -> Result<E
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
-        println!("cairn is serving {} at http://{local}/", data.display());
+        outln!("cairn is serving {} at http://{local}/", data.display());
         std::io::stdout().flush()?;
         cairn_server::serve(listener, archive, opts).await?;
         anyhow::Ok(())

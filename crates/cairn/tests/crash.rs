@@ -119,8 +119,9 @@ fn fifty_sigkills_mid_ingest_then_reruns_reach_the_uninterrupted_numbers() {
         );
         let check = cairn(&d).arg("check").output().unwrap();
         let msg = stderr(&check);
+        // An index behind the database is reported, not a failure.
         assert!(
-            check.status.success() || msg.contains("search index out of step"),
+            check.status.success(),
             "round {round} (killed at {at:?}): {msg}"
         );
         // The re-run completes to exactly the uninterrupted numbers, nothing committed
