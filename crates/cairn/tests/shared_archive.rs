@@ -492,7 +492,7 @@ fn commands_end_quietly_when_their_reader_goes_away() {
         &["search", "", "--limit", "200"],
         &["search", "", "--json", "--limit", "200", "--facets"],
         &["export", "", "--format", "jsonl"],
-        &["export", "", "--format", "csv"],
+        &["export", "", "--format", "geojson"],
     ];
     for args in commands {
         read_then_close(&d, args, 1);
