@@ -298,9 +298,20 @@ impl<'g, W: Write> Exporter<'g, W> {
             Sink::Csv(w) => w.write_record(fields),
             Sink::Plain(_) => unreachable!("rows only in CSV formats"),
         };
-        r.map_err(|source| Error::Csv {
-            path: self.name.clone(),
-            source,
+        r.map_err(|source| {
+            // An IO failure is told as one (csv's error does not name its cause), so
+            // callers can tell a reader that went away from a bad row.
+            let path = self.name.clone();
+            if source.is_io_error() {
+                if let csv::ErrorKind::Io(source) = source.into_kind() {
+                    return Error::Io { path, source };
+                }
+                return Error::Io {
+                    path,
+                    source: std::io::Error::other("CSV output failed"),
+                };
+            }
+            Error::Csv { path, source }
         })
     }
 

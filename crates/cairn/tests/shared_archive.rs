@@ -468,6 +468,10 @@ fn read_then_close(data: &Path, args: &[&str], lines: usize) {
             let mut line = String::new();
             r.read_line(&mut line).unwrap();
         }
+    } else {
+        // Closed before anything is read: a command whose output fills the pipe would
+        // otherwise wait on it for ever.
+        drop(stdout);
     }
     let o = child.wait_with_output().unwrap();
     let err = stderr(&o);
@@ -484,7 +488,7 @@ fn commands_end_quietly_when_their_reader_goes_away() {
     let d = archive(work.path(), 200);
     let hits = json(cairn(&d).args(["search", "", "--json", "--limit", "1"]));
     let id = hits["hits"][0]["id"].to_string();
-    let commands: [&[&str]; 8] = [
+    let commands: [&[&str]; 10] = [
         &["show", &id, "--json"],
         &["show", &id],
         &["places", "Aleppo"],
@@ -493,6 +497,8 @@ fn commands_end_quietly_when_their_reader_goes_away() {
         &["search", "", "--json", "--limit", "200", "--facets"],
         &["export", "", "--format", "jsonl"],
         &["export", "", "--format", "geojson"],
+        &["export", "", "--format", "csv"],
+        &["export", "", "--format", "acled-csv"],
     ];
     for args in commands {
         read_then_close(&d, args, 1);
