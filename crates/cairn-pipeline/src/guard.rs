@@ -16,13 +16,15 @@ pub(crate) struct Failed {
     pub before: bool,
     /// Not a failure: part of an input held nothing to ingest (the file, what was
     /// skipped). Reported as a warning; nothing is rejected.
-    pub notice: Option<(String, String)>,
+    pub notice: Option<Box<(String, String)>>,
 }
 
 /// What a notice of the reader says, apart from the failures.
-fn notice_of(e: &cairn_ingest::Error) -> Option<(String, String)> {
+fn notice_of(e: &cairn_ingest::Error) -> Option<Box<(String, String)>> {
     match e {
-        cairn_ingest::Error::Notice { path, message } => Some((path.clone(), message.clone())),
+        cairn_ingest::Error::Notice { path, message } => {
+            Some(Box::new((path.clone(), message.clone())))
+        }
         _ => None,
     }
 }

@@ -995,9 +995,10 @@ pub fn ingest(
                                 sources.push(*s);
                             }
                             Err(Failed {
-                                notice: Some((path, message)),
+                                notice: Some(notice),
                                 ..
                             }) => {
+                                let (path, message) = *notice;
                                 report.warnings += 1;
                                 on_event(Event::Warning {
                                     source: path,
