@@ -616,9 +616,12 @@ fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
     while !before.is_char_boundary(from) {
         from -= 1;
     }
+    // The clause starts after its mark, which may be more than a byte long (`؛`).
     let clause_start = before[from..]
-        .rfind(['.', ';', ':', '|', '(', '\n', '؛'])
-        .map_or(from, |p| from + p + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| matches!(c, '.' | ';' | ':' | '|' | '(' | '\n' | '؛'))
+        .map_or(from, |(p, c)| from + p + c.len_utf8());
     let words = before[clause_start..]
         .split_whitespace()
         .rev()

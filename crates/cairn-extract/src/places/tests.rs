@@ -367,3 +367,12 @@ fn arabic_kind_words_and_prefixed_prepositions_set_the_scene() {
     let (conf, _) = assert_scene("أطفال يلعبون قرب دونباس يوم الاثنين", "Donbas", "UA");
     assert_eq!(conf, Confidence::Medium);
 }
+
+#[test]
+fn a_clause_after_an_arabic_semicolon_is_cut_on_a_character() {
+    // An Arabic semicolon is two bytes: the clause after it must start past both.
+    let r = extractor().extract("\u{061B}'\u{FFFD}B \u{FFFD}A\u{FFFD}\u{FFFD}ABA)\u{FFFD}ABA M");
+    for p in &r.places {
+        assert_eq!(p.span.slice(&r.text), Some(p.text.as_str()));
+    }
+}
