@@ -11,7 +11,9 @@ use rustc_hash::FxHashMap;
 use super::lexicon::{
     PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
 };
+use super::relative::is_relative_gap;
 use super::roles::{Role, modifiers_before, role_of};
+use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_facility_word};
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::{Mask, lowered};
 
@@ -38,6 +40,10 @@ pub(super) struct Mention {
     pub(super) within: Option<usize>,
     /// `X, Country`: the country or province that follows.
     pub(super) followed_by: Option<PlaceId>,
+    /// `X, south of Y`: placed by a relative-position phrase before the mention in `within`.
+    pub(super) relative: bool,
+    /// The relative phrase gives a compass bearing (`south of Y`), not nearness.
+    pub(super) bearing: bool,
     pub(super) chosen: Option<PlaceId>,
 }
 
@@ -178,6 +184,10 @@ impl Scan<'_> {
         };
         while j + 1 < toks.len() && gap_ok(j, j + 1) && !self.mask.overlaps(toks[j + 1].span) {
             let w = self.lower_at(j + 1);
+            // "in Sanaa July 5", "Ukraine Monday": a date ends the name.
+            if self.is_date_word(j + 1) {
+                break;
+            }
             if toks[j + 1].cap || glued(w) {
                 j += 1;
             } else if PARTICLES.contains(&w)
@@ -194,6 +204,17 @@ impl Scan<'_> {
         j
     }
 
+    /// Whether token `t` is a weekday, or a month name before a day's number.
+    fn is_date_word(&self, t: usize) -> bool {
+        let w = self.lower_at(t);
+        let day_after = self.toks.get(t + 1).is_some_and(|n| {
+            self.text[n.span.start..n.span.end]
+                .chars()
+                .all(|c| c.is_ascii_digit())
+        });
+        WEEKDAYS.contains(&w) || (day_after && MONTHS.contains(&w))
+    }
+
     /// Every mention of the caption, in text order.
     pub(super) fn mentions(&self) -> Vec<Mention> {
         let mut out = Vec::new();
@@ -204,7 +225,14 @@ impl Scan<'_> {
                 continue;
             }
             let j = self.run_end(i);
-            self.run(i, j, &mut out);
+            // "In Qayyara, south of Mosul": a capitalised preposition opens the run but
+            // is no part of the name.
+            let first = if j > i && RUN_PREPOSITIONS.contains(&self.lower_at(i)) {
+                i + 1
+            } else {
+                i
+            };
+            self.run(first, j, &mut out);
             i = j + 1;
         }
         out
@@ -213,6 +241,10 @@ impl Scan<'_> {
     /// The mentions of the run `i..=j`: sub-runs, longest first, left to right.
     fn run(&self, i: usize, j: usize, out: &mut Vec<Mention>) {
         let first = out.len();
+        // "Galway Racecourse", "Kabul Hamid Karzai International Airport": the facility
+        // word is no part of a place's name, and the run's first place is where it stands.
+        let facility = j > i && self.toks[j].cap && is_facility_word(self.word(j));
+        let j = if facility { j - 1 } else { j };
         // A run followed by a settlement word ("Qaryat Zzyx village") names one place: a
         // match on part of it would be a different place.
         let settlement_after = self
@@ -280,7 +312,19 @@ impl Scan<'_> {
             }
         });
         if stray {
+            // Only a place's own name opens a facility's (`Hamid` is an old name of a
+            // Turkish town, not where Hamid Karzai International Airport stands).
+            let at_facility = facility.then_some(self.toks[i].span.start);
             for m in &mut out[first..] {
+                let own_name = |m: &Mention| {
+                    m.candidates[..m.fuzzy_from]
+                        .iter()
+                        .any(|&c| self.g.entry(c).folded == m.folded)
+                };
+                if Some(m.span.start) == at_facility && own_name(m) {
+                    m.hint = m.hint.or(Some(PlaceKind::Point));
+                    continue;
+                }
                 m.partial = true;
                 m.role = Role::Name;
             }
@@ -325,10 +369,14 @@ impl Scan<'_> {
         if folded.is_empty() || (end == k && start_byte == toks[k].span.start && is_stop(&folded)) {
             return None;
         }
-        if folded
-            .split(' ')
-            .all(|w| is_stop(w) || w.chars().count() < 2 || demonym_country(w).is_some())
-        {
+        if folded.split(' ').all(|w| {
+            is_stop(w)
+                || w.chars().count() < 2
+                || demonym_country(w).is_some()
+                || kind_hint(w).is_some()
+                || is_settlement_word(w)
+        }) {
+            // "Region", "Province": a kind of place, not its name.
             return None;
         }
         let whole_run = k == i && end == j;
@@ -396,6 +444,11 @@ impl Scan<'_> {
         }
         let mut v = exact.to_vec();
         let n = v.len();
+        if n == 0 && self.opens_with_country(folded) {
+            // "China Young children": a country's name and other words, not a
+            // misspelt place.
+            return (v, n);
+        }
         let fuzzy = self.g.fuzzy_folded(folded);
         if n == 0 {
             v.extend_from_slice(fuzzy);
@@ -403,6 +456,16 @@ impl Scan<'_> {
             v.extend(fuzzy.iter().filter(|c| in_context(c) && !exact.contains(c)));
         }
         (v, n)
+    }
+
+    /// Whether a run of several words begins with a country's own name.
+    fn opens_with_country(&self, folded: &str) -> bool {
+        folded.split_once(' ').is_some_and(|(first, _)| {
+            self.g.exact_folded(first).iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind == PlaceKind::Country && e.folded == first
+            })
+        })
     }
 
     /// Whether a mention stands where a dateline does: nothing but a date or numbers
@@ -444,12 +507,14 @@ impl Scan<'_> {
             .next()
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .unwrap_or_default();
-        let hint = kind_hint(next_word).or_else(|| {
-            word_refs
-                .get(1)
-                .filter(|_| word_refs.first().is_some_and(|w| *w == "of"))
-                .and_then(|w| kind_hint(w))
-        });
+        let hint = kind_hint(next_word)
+            .or_else(|| {
+                word_refs
+                    .get(1)
+                    .filter(|_| word_refs.first().is_some_and(|w| *w == "of"))
+                    .and_then(|w| kind_hint(w))
+            })
+            .or_else(|| is_facility_word(next_word).then_some(PlaceKind::Point));
         Mention {
             span,
             text: name.to_string(),
@@ -464,6 +529,8 @@ impl Scan<'_> {
             container,
             within: None,
             followed_by: None,
+            relative: false,
+            bearing: false,
             chosen: None,
         }
     }
@@ -510,8 +577,20 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
                 mentions[m + 1].role = mentions[m].role;
                 mentions[m + 1].cue_start = mentions[m].cue_start;
             }
+        } else if mentions[m].role.is_scene() && is_relative_gap(gap) {
+            // "Qayyarah, south of Mosul": Mosul gives the surroundings.
+            mentions[m].within = Some(m + 1);
+            mentions[m].relative = true;
+            mentions[m].bearing = super::relative::is_bearing(gap);
         } else if is_holding_gap(g_trim) && mentions[m].role.is_scene() {
             mentions[m].within = Some(m + 1);
+        } else if is_holding_gap(g_trim)
+            && mentions[m].role == Role::Origin
+            && mentions[m + 1].role.is_scene()
+        {
+            // "arrived from Sukhodilsk in Ukraine's Luhansk region": the place that holds
+            // an origin is part of it.
+            mentions[m + 1].role = Role::Origin;
         }
     }
 }

@@ -4,8 +4,10 @@
 
 mod candidates;
 mod lexicon;
+mod relative;
 mod resolve;
 mod roles;
+mod runs;
 mod scene;
 #[cfg(test)]
 mod tests;
@@ -21,6 +23,16 @@ use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
 use tokens::{Lower, Tok, strip_possessive, tokens};
+
+/// A capitalised run that names a place the gazetteer lacks.
+struct Unknown {
+    /// The index of the first mention after it.
+    next: usize,
+    span: Span,
+    name: String,
+    /// Placed by a relative-position phrase before the mention at `next`.
+    relative: bool,
+}
 
 /// Finds and resolves the places of a caption.
 pub struct Resolver<'g> {
@@ -89,6 +101,7 @@ impl<'g> Resolver<'g> {
             g: self.g,
             text,
             context: &context,
+            anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
         let unknown = self.unknown_places(text, &toks, mask, &mentions);
@@ -148,10 +161,18 @@ impl<'g> Resolver<'g> {
         &self,
         text: &str,
         mentions: &[Mention],
-        unknown: Vec<(usize, Span, String)>,
+        unknown: Vec<Unknown>,
         warnings: &mut Vec<String>,
     ) -> Vec<Spot> {
         let mut out = Vec::new();
+        // Places named only as the surroundings of a more precise one (`Mosul` in
+        // `Qayyarah, south of Mosul`), by their mention's index.
+        let mut surroundings: Vec<usize> = mentions
+            .iter()
+            .filter(|m| m.relative && m.chosen.is_some())
+            .filter_map(|m| m.within)
+            .collect();
+        surroundings.extend(unknown.iter().filter(|u| u.relative).map(|u| u.next));
         for (mi, m) in mentions.iter().enumerate() {
             let Some(c) = m.chosen else { continue };
             out.push(Spot {
@@ -159,14 +180,22 @@ impl<'g> Resolver<'g> {
                 role: m.role,
                 dateline: scene::is_dateline(text, mentions, mi),
                 qualified: m.followed_by.is_some()
+                    || m.relative
                     || m.within.is_some_and(|w| mentions[w].container),
+                surroundings: surroundings.contains(&mi),
                 fallback: false,
                 exact: m.exact_at(c),
                 hinted: m.hint.is_some(),
                 reason: scene::reason_span(text, mentions, mi),
             });
         }
-        for (next, span, name) in unknown {
+        for Unknown {
+            next,
+            span,
+            name,
+            relative,
+        } in unknown
+        {
             // The enclosing place: the first resolved one after it, or the one whose
             // possessive holds it ("Homs's Khalidiya district").
             // (place, role, where the reason begins, whether a possessive holds it)
@@ -175,13 +204,21 @@ impl<'g> Resolver<'g> {
                 .filter(|m| m.container && text[m.span.end..span.start].trim().len() <= 2)
                 .and_then(|m| m.chosen.map(|c| (c, m.role, m.cue_start, true)))
                 .or_else(|| {
+                    // A place within a person's or an organisation's name encloses nothing.
                     mentions[next..]
                         .iter()
+                        .filter(|m| !m.partial)
                         .find_map(|m| m.chosen.map(|c| (c, m.role, span.start, false)))
                 });
             let Some((e, role, from, held)) = holder else {
                 warnings.push(format!("place {name:?} is not in the gazetteer"));
                 continue;
+            };
+            // "Naweran, near Mosul": the reason runs to the surroundings' name.
+            let end = if relative {
+                mentions[next].span.end
+            } else {
+                span.end
             };
             warnings.push(format!(
                 "place {name:?} is not in the gazetteer; located at the enclosing {}",
@@ -192,10 +229,11 @@ impl<'g> Resolver<'g> {
                 role: role.max(Role::Bare),
                 dateline: false,
                 qualified: held,
+                surroundings: false,
                 fallback: true,
                 exact: true,
                 hinted: true,
-                reason: Span::new(from.min(span.start), span.end),
+                reason: Span::new(from.min(span.start), end),
             });
         }
         out.sort_by_key(|s| s.place.span.start);
@@ -232,6 +270,30 @@ impl<'g> Resolver<'g> {
             })
     }
 
+    /// Whether the run of capitals `span`, beginning at token `i`, follows a locative word
+    /// and stands before a relative-position phrase and a resolved place (`in the town
+    /// of Naweran, near Mosul`): a place the gazetteer lacks, near that one.
+    fn placed_relative(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        i: usize,
+        span: Span,
+        after: &[Mention],
+    ) -> bool {
+        let locative = i > 0 && {
+            let w = text[toks[i - 1].span.start..toks[i - 1].span.end].to_lowercase();
+            ["in", "at", "of", "near", "outside"].contains(&w.as_str())
+        };
+        locative
+            && after.first().is_some_and(|m| {
+                m.chosen.is_some()
+                    && !m.partial
+                    && m.span.start >= span.end
+                    && relative::is_relative_gap(&text[span.end..m.span.start])
+            })
+    }
+
     /// Capitalised runs that resolved to nothing but name a place: with a settlement
     /// word after them ("Tal Samin village"), or placed in a larger one.
     fn unknown_places(
@@ -240,7 +302,7 @@ impl<'g> Resolver<'g> {
         toks: &[Tok],
         mask: &Mask,
         mentions: &[Mention],
-    ) -> Vec<(usize, Span, String)> {
+    ) -> Vec<Unknown> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < toks.len() {
@@ -270,14 +332,20 @@ impl<'g> Resolver<'g> {
             let covered = mentions
                 .iter()
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
-            if (settlement || self.placed_before_larger(text, toks, i, span, mentions))
+            let next = mentions.partition_point(|m| m.span.start < span.start);
+            let relative = self.placed_relative(text, toks, i, span, &mentions[next..]);
+            if (settlement || relative || self.placed_before_larger(text, toks, i, span, mentions))
                 && !covered
                 && !is_stop(&text[span.start..span.end].to_lowercase())
                 && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()
                 && j - i < 4
             {
-                let next = mentions.partition_point(|m| m.span.start < span.start);
-                out.push((next, span, text[span.start..span.end].to_string()));
+                out.push(Unknown {
+                    next,
+                    span,
+                    name: text[span.start..span.end].to_string(),
+                    relative,
+                });
             }
             i = j + 1;
         }

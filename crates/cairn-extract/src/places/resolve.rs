@@ -2,8 +2,8 @@
 //! (countries named or implied, `X, Country`, the places around it), and the evidence a
 //! choice needs before it is taken.
 
-use cairn_gazetteer::{Gazetteer, PlaceId};
-use cairn_model::PlaceKind;
+use cairn_gazetteer::{Gazetteer, PlaceId, skeleton};
+use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
 use super::candidates::Mention;
@@ -16,10 +16,57 @@ pub(super) type Context<'a> = FxHashMap<&'a str, u32>;
 /// say that `Y` holds it.
 const INSIDE_KM: f64 = 60.0;
 
+/// How far (km) a place named `X, south of Y` may lie from `Y`.
+const RELATIVE_KM: f64 = 250.0;
+
+/// How far a mention may lie from the place in its `within`.
+fn radius(m: &Mention) -> f64 {
+    if m.relative && m.bearing {
+        RELATIVE_KM
+    } else {
+        INSIDE_KM
+    }
+}
+
 pub(super) struct Resolution<'a> {
     pub(super) g: &'a Gazetteer,
     pub(super) text: &'a str,
     pub(super) context: &'a Context<'a>,
+    /// Countries of the places the caption names unambiguously, with the mention that
+    /// names each (see [`anchors`]).
+    pub(super) anchors: Vec<(Span, &'a str)>,
+}
+
+/// The countries of places named so that there is no doubt which they are: a city of
+/// at least 100,000 or a province, under its own name, all of whose namesakes of that
+/// standing lie in one country (`Mosul`, `Kandahar province`), after a word that says a
+/// place follows. They say in which country a misspelt name is looked for (`Makhmour
+/// area, southeast of Mosul`).
+pub(super) fn anchors<'a>(g: &'a Gazetteer, mentions: &[Mention]) -> Vec<(Span, &'a str)> {
+    let mut out: Vec<(Span, &'a str)> = Vec::new();
+    for m in mentions {
+        if m.partial || !m.cue || !m.role.is_scene() {
+            continue;
+        }
+        let mut country: Option<&'a str> = None;
+        let mut single = true;
+        for &c in &m.candidates[..m.fuzzy_from] {
+            let e = g.entry(c);
+            let standing = e.population >= 100_000 || e.kind == PlaceKind::Admin1;
+            if e.folded != m.folded || !standing || e.kind == PlaceKind::Country {
+                continue;
+            }
+            match country {
+                None => country = Some(e.country.as_str()),
+                Some(cc) if cc != e.country => single = false,
+                Some(_) => {}
+            }
+        }
+        if let (Some(cc), true) = (country, single) {
+            out.push((m.span, cc));
+        }
+    }
+    out
 }
 
 impl Resolution<'_> {
@@ -42,6 +89,9 @@ impl Resolution<'_> {
                 if pass == 0 && !is_country {
                     continue;
                 }
+                if self.joined_to_no_place(mentions, mi) {
+                    continue;
+                }
                 if self.accept(&mentions[mi], c, qualifies, holder) {
                     mentions[mi].chosen = Some(c);
                     resolved.push(c);
@@ -50,6 +100,21 @@ impl Resolution<'_> {
         }
         self.check_inside(mentions);
         share_choices(mentions);
+    }
+
+    /// Whether another mention than `m` anchors the caption in country `cc`.
+    fn anchored(&self, m: &Mention, cc: &str) -> bool {
+        self.anchors.iter().any(|&(s, a)| a == cc && s != m.span)
+    }
+
+    /// "Muna and Sakina": a name joined by `and` to a name that is no place is no place
+    /// either (the conjunction was its only cue).
+    fn joined_to_no_place(&self, mentions: &[Mention], mi: usize) -> bool {
+        let m = &mentions[mi];
+        m.role == Role::Weak
+            && mi > 0
+            && mentions[mi - 1].chosen.is_none()
+            && self.text[mentions[mi - 1].span.end..m.span.start].trim() == "and"
     }
 
     /// "Chester, Pa.": the place just before, separated by a comma, lies inside this one.
@@ -79,7 +144,7 @@ impl Resolution<'_> {
                     sc += 100.0;
                 }
                 if let Some(h) = holder {
-                    if h != c && (self.g.contains(h, c) || self.g.distance_km(h, c) < INSIDE_KM) {
+                    if h != c && (self.g.contains(h, c) || self.g.distance_km(h, c) < radius(m)) {
                         sc += 100.0;
                     }
                 }
@@ -122,6 +187,22 @@ impl Resolution<'_> {
             return false;
         }
         let located = m.role >= Role::Near || m.hint.is_some();
+        // "Prince" is another name of a small town in Haiti: a name unrelated to the
+        // place's own, for a small place, needs the caption's country or a qualifier.
+        if !primary
+            && m.exact_at(c)
+            && !e.id.starts_with("cairn:")
+            && !e.folded.contains(m.folded.as_str())
+            && !is_country
+            && e.kind != PlaceKind::Admin1
+            && e.population < 100_000
+            && !qualified
+            && !context.contains_key(e.country.as_str())
+            && m.text.is_ascii()
+            && skeleton(&m.folded) != skeleton(&e.folded)
+        {
+            return false;
+        }
         if m.exact_at(c) {
             (m.cue || strong || m.hint.is_some() || m.followed_by.is_some())
                 && (in_context
@@ -135,8 +216,8 @@ impl Resolution<'_> {
                     || qualified)
         } else {
             (m.cue || m.hint.is_some() || m.followed_by.is_some())
-                && !context.is_empty()
-                && context.contains_key(e.country.as_str())
+                && (context.contains_key(e.country.as_str())
+                    || self.anchored(m, e.country.as_str()))
         }
     }
 
@@ -150,13 +231,25 @@ impl Resolution<'_> {
             let Some(h) = mentions[w].chosen else {
                 continue;
             };
-            let near = |c: PlaceId| {
+            let inside = |c: PlaceId| {
                 c != h && (self.g.contains(h, c) || self.g.distance_km(h, c) < INSIDE_KM)
             };
-            if c == h || near(c) || self.g.entry(c).kind == PlaceKind::Country {
+            let r = radius(&mentions[mi]);
+            // "Baghlan, north of Kabul": a place named by its bearing may lie far off.
+            let placed = mentions[mi].relative && self.g.distance_km(h, c) < r;
+            if c == h || inside(c) || placed || self.g.entry(c).kind == PlaceKind::Country {
                 continue;
             }
-            mentions[mi].chosen = mentions[mi].candidates.iter().copied().find(|&x| near(x));
+            // Else the namesake nearest `Y`, if one lies within reach of it.
+            mentions[mi].chosen = mentions[mi]
+                .candidates
+                .iter()
+                .copied()
+                .filter(|&x| x != h)
+                .map(|x| (x, self.g.distance_km(h, x)))
+                .filter(|&(x, d)| d < r || self.g.contains(h, x))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(x, _)| x);
         }
     }
 
@@ -181,9 +274,15 @@ impl Resolution<'_> {
                 s += 80.0;
             }
         }
-        let primary = e.folded == m.folded;
+        // An alternate name that only transliterates the place's own (`Jenin` for
+        // `Janīn`) counts as its own: population, not spelling, then decides.
+        let primary = e.folded == m.folded
+            || (c_is_exact(m, c) && skeleton(&e.folded) == skeleton(&m.folded));
         if primary {
             s += 5.0;
+        }
+        if !self.context.contains_key(e.country.as_str()) && self.anchored(m, &e.country) {
+            s += 40.0;
         }
         s += ((e.population + 1) as f64).log10() * 3.0;
         if e.kind == PlaceKind::Country && (primary || !self.names_a_big_place(m)) {
@@ -231,6 +330,10 @@ impl Resolution<'_> {
         }
         s
     }
+}
+
+fn c_is_exact(m: &Mention, c: PlaceId) -> bool {
+    m.fuzzy_from > 0 && m.exact_at(c)
 }
 
 /// A name the caption places by what holds it (`Metochi village, near Epidaurus`) is the

@@ -138,6 +138,7 @@ const NEAR_OF: &[&str] = &[
 /// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
 const KIND_OF: &[&str] = &[
     "city",
+    "area",
     "town",
     "village",
     "province",
@@ -232,6 +233,62 @@ fn is_origin(before: &[&str]) -> bool {
     false
 }
 
+/// Words for a sporting fixture, whose `between X and Y` names teams.
+fn is_fixture(w: &str) -> bool {
+    matches!(
+        w,
+        "match"
+            | "game"
+            | "final"
+            | "semifinal"
+            | "semi-final"
+            | "quarterfinal"
+            | "quarter-final"
+            | "friendly"
+            | "fixture"
+            | "derby"
+            | "qualifier"
+            | "playoff"
+            | "play-off"
+    )
+}
+
+/// `the match between X and Y`: both names are teams.
+fn is_team(before: &[&str]) -> bool {
+    let between = match before.first() {
+        Some(&"between") => Some(0),
+        Some(&"and") => before.iter().take(5).position(|w| *w == "between"),
+        _ => None,
+    };
+    between.is_some_and(|b| before[b + 1..].iter().take(3).any(|w| is_fixture(w)))
+}
+
+/// Whether the clause before a name makes it the aim of an offensive (`to retake`,
+/// `the battle to recapture`) before any locative preposition.
+fn is_objective(before: &[&str]) -> bool {
+    for w in before.iter().take(5) {
+        if matches!(
+            *w,
+            "retake" | "recapture" | "reclaim" | "liberate" | "retaking" | "recapturing"
+        ) {
+            return true;
+        }
+        if is_locative(w) {
+            return false;
+        }
+    }
+    false
+}
+
+/// A unit of distance, as in `35km from`.
+fn is_distance(w: &str) -> bool {
+    let unit = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    matches!(
+        unit,
+        "km" | "kms" | "kilometers" | "kilometres" | "miles" | "mile" | "metres" | "meters"
+    )
+}
+
 /// The role of a mention, given the words before it in lower case, nearest first, up to
 /// the start of its clause.
 pub(super) fn role_of(before: &[&str]) -> Role {
@@ -242,6 +299,27 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     let w = |i: usize| before.get(i).copied().unwrap_or("");
     if let Some(role) = arabic_role(w(0)) {
         return role;
+    }
+    // "near the military airbase Vasylkiv", "from the town Sukhodilsk": a kind of place
+    // (and an adjective) set before the name; the words before them give the role.
+    if KIND_OF.contains(&w(0)) || matches!(w(0), "airbase" | "base" | "camp") {
+        let rest = &before[1..];
+        let adjective = usize::from(
+            rest.first()
+                .is_some_and(|a| !CUES.contains(a) && modifiers_before(&rest[1..]) > 0),
+        );
+        return role_of(&rest[adjective..]);
+    }
+    if is_team(before) {
+        return Role::Team;
+    }
+    // "to retake the city of Mosul": the aim of an offensive, not where it is seen.
+    if is_objective(before) {
+        return Role::Weak;
+    }
+    // "20 miles (35km) from Mekelle": a distance, not an origin.
+    if w(0) == "from" && is_distance(w(1)) {
+        return Role::Near;
     }
     if w(0) == "from" || w(0) == "de" && ORIGIN_WORDS.contains(&w(1)) || is_origin(before) {
         return Role::Origin;

@@ -14,6 +14,9 @@ pub(super) struct Spot {
     pub(super) dateline: bool,
     /// `X, Country` or `Y's X`: the mention is placed by what follows or holds it.
     pub(super) qualified: bool,
+    /// Named only as the surroundings of a more precise place (`Mosul` in `Qayyarah,
+    /// south of Mosul`).
+    pub(super) surroundings: bool,
     /// Located at the enclosing place because the gazetteer lacks the named one.
     pub(super) fallback: bool,
     pub(super) exact: bool,
@@ -29,6 +32,8 @@ impl Spot {
             2
         } else if !self.role.is_scene() {
             0
+        } else if self.surroundings {
+            1
         } else if self.role > Role::Bare || self.hinted || self.qualified {
             2
         } else {
@@ -107,6 +112,13 @@ pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
 /// mention (`in Douma, Syria`).
 pub(super) fn reason_span(text: &str, mentions: &[Mention], mi: usize) -> Span {
     let m = &mentions[mi];
+    // "in Qayyarah, south of Mosul": the phrase and the place it is placed by.
+    if let Some(w) = m
+        .within
+        .filter(|&w| m.relative && mentions[w].chosen.is_some())
+    {
+        return Span::new(m.cue_start.min(m.span.start), mentions[w].span.end);
+    }
     let mut end = m.span.end;
     let mut n = mi + 1;
     while n < mentions.len() && n <= mi + 2 {

@@ -376,3 +376,172 @@ fn a_clause_after_an_arabic_semicolon_is_cut_on_a_character() {
         assert_eq!(p.span.slice(&r.text), Some(p.text.as_str()));
     }
 }
+
+#[test]
+fn a_place_named_with_its_surroundings_is_the_scene() {
+    // A bearing: the first place is the scene, placed by the second.
+    let (conf, reason) = assert_scene(
+        "Displaced families queue for flour in Qayyarah, south of Mosul, on Tuesday. REUTERS/Jane Roe",
+        "Al Qayyārah",
+        "IQ",
+    );
+    assert_eq!(conf, Confidence::High);
+    assert_eq!(reason, "in Qayyarah, south of Mosul");
+    // The phrase is a table: Spanish grammar places it the same way.
+    assert_scene(
+        "Familias desplazadas esperan comida en Qayyarah, al sur de Mosul, el martes. Foto: Reuters",
+        "Al Qayyārah",
+        "IQ",
+    );
+    // A bearing may put the place well away from the city it is named by.
+    assert_scene(
+        "A girl is wheeled into a hospital in Baghlan, north of Kabul, Afghanistan. AP Photo/John Roe",
+        "Baghlān",
+        "AF",
+    );
+}
+
+#[test]
+fn an_unknown_place_near_a_known_one_falls_back_to_it_with_low_confidence() {
+    let r = extractor()
+        .extract("Smoke rises over the village of Zzyxabad, east of Mosul, on Monday. AFP");
+    let loc = r.location.expect("the surroundings' point");
+    assert_eq!(
+        (loc.name.as_str(), loc.text.as_str()),
+        ("Mosul", "Zzyxabad")
+    );
+    assert_eq!(loc.confidence, Some(Confidence::Low));
+    assert_eq!(loc.reason.as_deref(), Some("Zzyxabad, east of Mosul"));
+    assert!(
+        r.warnings.iter().any(|w| w.contains("Zzyxabad")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_misspelt_name_is_looked_for_in_the_country_of_a_city_named_beside_it() {
+    // No country is named; Mosul says which country `Makhmour` is looked for in.
+    let (conf, _) = assert_scene(
+        "Families shelter in a school in Makhmour area, southeast of Mosul, on Monday. REUTERS/Jane Roe",
+        "Mexmur",
+        "IQ",
+    );
+    assert_eq!(
+        conf,
+        Confidence::Medium,
+        "a transliteration is never certain"
+    );
+}
+
+#[test]
+fn alternate_names_that_transliterate_count_as_the_places_own() {
+    // `Jenin` is the Palestinian town's other spelling, not the Polish village's name.
+    let (_, cc) =
+        scene("Paramedics carry a wounded man into an ambulance in Jenin. [John Roe/AFP]")
+            .map(|s| ((), s.1))
+            .expect("a location");
+    assert_eq!(cc, "PS");
+    // `Prince` is another name of a small Haitian town: not without Haiti in the caption.
+    let r = extractor().extract(
+        "Mourners gather outside Prince Edward station, near Mong Kok in Hong Kong, on Sunday. REUTERS/Jane Roe",
+    );
+    let loc = r.location.expect("a location");
+    assert_eq!(loc.country.as_deref(), Some("HK"), "{loc:?}");
+}
+
+#[test]
+fn a_facility_stands_in_the_place_that_opens_its_name() {
+    assert_scene(
+        "Fans cheer at Lusail stadium before kick-off. AFP",
+        "Lusail",
+        "QA",
+    );
+    assert_scene(
+        "Travellers queue at Kabul Hamid Karzai International Airport on Monday. AFP",
+        "Kabul",
+        "AF",
+    );
+    assert_scene(
+        "Racegoers watch the finish at Galway Racecourse, Ireland, on Thursday. PA Images",
+        "Galway",
+        "IE",
+    );
+}
+
+#[test]
+fn teams_between_which_a_match_is_played_are_not_the_scene() {
+    let r = extractor()
+        .extract("Fans celebrate after the match between Senegal and Ecuador on Tuesday. AP");
+    if let Some(loc) = r.location {
+        assert_eq!(loc.confidence, Some(Confidence::Low), "{loc:?}");
+    }
+    // Villages between which a fire burns are places.
+    let (name, cc, _, _) = scene(
+        "A firefighter carries a goat between the villages of Lardos and Gennadi, Greece. EPA",
+    )
+    .expect("a village");
+    assert!(
+        ["Lárdos", "Gennadi"].contains(&name.as_str()) && cc == "GR",
+        "{name} {cc}"
+    );
+}
+
+#[test]
+fn a_kind_of_place_before_a_name_passes_the_role_on() {
+    assert_scene(
+        "Smoke rises near the military airbase Vasylkiv in the Kyiv region, Ukraine. REUTERS/Jane Roe",
+        "Vasylkiv",
+        "UA",
+    );
+    // The place that holds an origin is part of the origin.
+    assert_scene(
+        "A boy who arrived from the town Sukhodilsk in Ukraine's Luhansk region waits at the border in Russia's Rostov region. REUTERS/John Roe",
+        "Rostov",
+        "RU",
+    );
+    // A distance from a place is no origin.
+    let r = extractor().extract("The market of Zzyxa lies 20 miles from Mekelle, Ethiopia. AFP");
+    assert!(
+        !r.warnings.iter().any(|w| w.contains("came from")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn the_aim_of_an_offensive_is_not_the_scene() {
+    assert_scene(
+        "Families displaced by the offensive to retake the city of Mosul gather near Qayyarah. AFP",
+        "Al Qayyārah",
+        "IQ",
+    );
+}
+
+#[test]
+fn dates_and_names_end_runs_and_joined_names() {
+    // A month before a day's number ends the name.
+    assert_scene(
+        "Protesters march against the blockade in Sanaa July 5, 2015. REUTERS/John Roe",
+        "Sanaa",
+        "YE",
+    );
+    // A country's name opening a run of capitals is no misspelt town.
+    assert_scene(
+        "Harbin, China Sculptors carve ice blocks for the festival. Photograph: Jane Roe/EPA",
+        "Harbin",
+        "CN",
+    );
+    // A name joined by `and` to a name that is no place is a person's.
+    let r = extractor().extract("Muna and Sakina play outside their tent. UNHCR/John Roe");
+    assert!(r.location.is_none(), "{:?}", r.location);
+}
+
+#[test]
+fn a_place_inside_an_organisations_name_encloses_nothing() {
+    assert_scene(
+        "Protesters gather outside a Zzyxville neighborhood cafe criticised by the Agudath Israel party. Jerusalem, Israel.",
+        "Jerusalem",
+        "IL",
+    );
+}

@@ -1,0 +1,217 @@
+//! Phrases that place one place relative to another (`Qayyarah, south of Mosul`,
+//! `Metochi village, near Epidaurus`, `Khazer, about 30 km east of Mosul`): the first,
+//! more precise place is the scene and the second only its surroundings. The phrases are
+//! a table, one language's grammar beside another's.
+
+/// Relative-position phrases, in lower case, as they stand just before the place that
+/// gives the surroundings.
+pub(super) const RELATIVE: &[&str] = &[
+    // English.
+    "north of",
+    "south of",
+    "east of",
+    "west of",
+    "northeast of",
+    "northwest of",
+    "southeast of",
+    "southwest of",
+    "north-east of",
+    "north-west of",
+    "south-east of",
+    "south-west of",
+    "near",
+    "outside",
+    "close to",
+    "on the outskirts of",
+    "in the outskirts of",
+    "outskirts of",
+    "on the edge of",
+    "just outside",
+    "not far from",
+    // Spanish.
+    "al norte de",
+    "al sur de",
+    "al este de",
+    "al oeste de",
+    "cerca de",
+    "en las afueras de",
+    // French.
+    "au nord de",
+    "au sud de",
+    "à l'est de",
+    "à l'ouest de",
+    "près de",
+    "en périphérie de",
+    // German.
+    "nördlich von",
+    "südlich von",
+    "östlich von",
+    "westlich von",
+    "nahe",
+    "bei",
+];
+
+/// Words that may stand between a place and the relative phrase after it: its kind
+/// (`Makhmour area, southeast of`), a distance (`about 30 kilometers (19 miles) east of`).
+fn is_filler(w: &str) -> bool {
+    super::lexicon::is_settlement_word(w)
+        || super::lexicon::kind_hint(w).is_some()
+        || w.chars().all(|c| c.is_ascii_digit() || c == '.')
+        || matches!(
+            w,
+            "area"
+                | "about"
+                | "some"
+                | "around"
+                | "roughly"
+                | "nearly"
+                | "approximately"
+                | "just"
+                | "km"
+                | "kms"
+                | "kilometers"
+                | "kilometres"
+                | "kilometer"
+                | "kilometre"
+                | "miles"
+                | "mile"
+                | "mi"
+                | "the"
+                | "a"
+                | "refugee"
+                | "island"
+                | "region"
+        )
+        || w.strip_suffix("km")
+            .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn is_direction_adjective(w: &str) -> bool {
+    matches!(
+        w,
+        "northern"
+            | "southern"
+            | "eastern"
+            | "western"
+            | "northeastern"
+            | "northwestern"
+            | "southeastern"
+            | "southwestern"
+            | "north-eastern"
+            | "north-western"
+            | "south-eastern"
+            | "south-western"
+    )
+}
+
+/// Whether the text between two places, `gap`, places the first relative to the second
+/// (`, south of `, ` village, near `, `, about 30 km east of the city of `).
+pub(super) fn is_relative_gap(gap: &str) -> bool {
+    // Cheap test first: most gaps between two places are a comma or `in`.
+    if gap.len() < 4 || gap.len() > 64 {
+        return false;
+    }
+    let lower = gap.to_lowercase().replace('’', "'");
+    // Direction adjectives say which part (`on the northeastern outskirts of`), not
+    // whether the phrase places one place by another.
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '،'))
+        .filter(|w| !w.is_empty() && !is_direction_adjective(w))
+        .collect();
+    // What ends the gap may belong to the second place's name: an article, a kind,
+    // an adjective of nationality (`the Yemeni capital`, `the city of`).
+    let mut end = words.len();
+    while end > 0 {
+        let w = words[end - 1];
+        let of_kind = w == "of"
+            && end >= 2
+            && matches!(words[end - 2], "city" | "town" | "village" | "province");
+        if of_kind {
+            end -= 2;
+        } else if matches!(
+            w,
+            "the" | "la" | "le" | "el" | "der" | "die" | "capital" | "city" | "town" | "port"
+        ) || super::lexicon::demonym_country(w).is_some()
+        {
+            end -= 1;
+        } else {
+            break;
+        }
+    }
+    let words = &words[..end];
+    RELATIVE.iter().any(|phrase| {
+        let p: Vec<&str> = phrase.split(' ').collect();
+        words.len() >= p.len()
+            && words[words.len() - p.len()..] == p[..]
+            && words[..words.len() - p.len()].iter().all(|w| is_filler(w))
+    })
+}
+
+/// Whether a relative gap gives a compass bearing (`south of`, `al sur de`): the place
+/// may then lie well away from the one it is placed by, where `near` keeps it close.
+pub(super) fn is_bearing(gap: &str) -> bool {
+    gap.split(|c: char| !c.is_alphabetic() && c != '-')
+        .any(|w| {
+            let w = w.to_lowercase();
+            let w = w.trim_end_matches("ern");
+            [
+                "north",
+                "south",
+                "east",
+                "west",
+                "northeast",
+                "northwest",
+                "southeast",
+                "southwest",
+                "north-east",
+                "north-west",
+                "south-east",
+                "south-west",
+                "nord",
+                "sud",
+                "norte",
+                "sur",
+                "este",
+                "oeste",
+                "est",
+                "ouest",
+                "nördlich",
+                "südlich",
+                "östlich",
+                "westlich",
+            ]
+            .contains(&w)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_relative_gap;
+
+    #[test]
+    fn relative_gaps() {
+        for gap in [
+            ", south of ",
+            " area, southeast of ",
+            ", about 30 kilometers (19 miles) east of ",
+            " village, near ",
+            ", on the outskirts of ",
+            ", just outside the northern city of ",
+            ", al sur de ",
+            " near ",
+            ", on the northeastern outskirts of the capital ",
+            ", south of the Yemeni capital ",
+        ] {
+            assert!(is_relative_gap(gap), "{gap:?}");
+        }
+        for gap in [
+            ", ",
+            " in ",
+            " and ",
+            ", where people fled from ",
+            " south ",
+        ] {
+            assert!(!is_relative_gap(gap), "{gap:?}");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Words at the edges of a run of capitals: dates that end it (`Sanaa July 5`),
+//! prepositions that open it (`In Qayyara`), facilities that close it (`Galway
+//! Racecourse`) and are no part of a place's name.
+
+/// Month names: before a day's number they end a run of capitals.
+pub(super) const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+];
+
+/// Weekday names, which end a run of capitals.
+pub(super) const WEEKDAYS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Prepositions that, capitalised at a sentence's start, open a run of capitals.
+pub(super) const RUN_PREPOSITIONS: &[&str] =
+    &["in", "at", "near", "from", "outside", "inside", "on"];
+
+/// Words after a name that make it a facility named after the place it stands in
+/// (`Lusail stadium`, `Kabul Hamid Karzai International Airport`, `Galway Racecourse`),
+/// unlike a hospital or a street, often named after a person or another city.
+const FACILITIES: &[&str] = &[
+    "stadium",
+    "airport",
+    "racecourse",
+    "station",
+    "airbase",
+    "harbour",
+    "harbor",
+    "marketplace",
+];
+
+pub(super) fn is_facility_word(word: &str) -> bool {
+    FACILITIES.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
