@@ -13,7 +13,7 @@ use super::lexicon::{
 };
 use super::relative::is_relative_gap;
 use super::roles::{Role, modifiers_before, role_of};
-use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_facility_word};
+use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::{Mask, lowered};
 
@@ -472,10 +472,11 @@ impl Scan<'_> {
     /// before it, a bracket, dash, bar or colon after (`Kiev (Ukraine), 29 décembre |`).
     fn opens_as_dateline(&self, before: &str, span: Span) -> bool {
         let after = &self.text[span.end..];
-        !before.chars().any(char::is_alphabetic)
-            && [" (", " -", " –", " —", ":", " |", "("]
-                .iter()
-                .any(|p| after.starts_with(p))
+        is_date_heading(before)
+            || !before.chars().any(char::is_alphabetic)
+                && [" (", " -", " –", " —", ":", " |", "("]
+                    .iter()
+                    .any(|p| after.starts_with(p))
     }
 
     /// The mention at `span` with the words around it: its cue, role and kind hint.

@@ -1,6 +1,6 @@
-//! Words at the edges of a run of capitals: dates that end it (`Sanaa July 5`),
-//! prepositions that open it (`In Qayyara`), facilities that close it (`Galway
-//! Racecourse`) and are no part of a place's name.
+//! Words at the edges of a run of capitals: dates that end it (`Sanaa July 5`) or head
+//! it (`July 3 | Jenin`), prepositions that open it (`In Qayyara`), facilities that close
+//! it (`Galway Racecourse`) and are no part of a place's name.
 
 /// Month names: before a day's number they end a run of capitals.
 pub(super) const MONTHS: &[&str] = &[
@@ -61,4 +61,19 @@ const FACILITIES: &[&str] = &[
 
 pub(super) fn is_facility_word(word: &str) -> bool {
     FACILITIES.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// Whether the text before a name is a date heading and its bar (`July 3 | Jenin ...`):
+/// the name that follows is the caption's dateline.
+pub(super) fn is_date_heading(before: &str) -> bool {
+    let Some(date) = before.trim_end().strip_suffix('|') else {
+        return false;
+    };
+    date.len() <= 24
+        && date.split_whitespace().all(|w| {
+            let w = w.trim_matches(|c: char| matches!(c, ',' | '.'));
+            w.chars().all(|c| c.is_ascii_digit())
+                || MONTHS.contains(&w.to_lowercase().as_str())
+                || WEEKDAYS.contains(&w.to_lowercase().as_str())
+        })
 }

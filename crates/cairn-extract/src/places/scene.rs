@@ -73,6 +73,9 @@ impl Spot {
 pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
     let m = &mentions[mi];
     let before = &text[..m.span.start];
+    if super::runs::is_date_heading(before) {
+        return true;
+    }
     if before.chars().any(|c| c.is_lowercase()) || before.len() > 24 {
         return false;
     }
@@ -144,6 +147,9 @@ pub(super) fn choose(
     scene: Span,
     warnings: &mut Vec<String>,
 ) -> Option<Place> {
+    // "... Above, people who were evacuated ...": the sentence that says it describes
+    // the photo is the scene's, whatever the story before it.
+    let scene = photo_sentence(text).unwrap_or(scene);
     let in_scene = |s: &Spot| {
         s.dateline || (s.place.span.start >= scene.start && s.place.span.end <= scene.end)
     };
@@ -185,4 +191,26 @@ pub(super) fn choose(
         warnings.push(format!("location {:?} is uncertain: {why}", place.name));
     }
     Some(place)
+}
+
+/// Words that open the sentence describing the photo in a caption that tells a story
+/// first (`Above, people ...`, `Pictured: ...`).
+const PHOTO_MARKERS: &[&str] = &[
+    "Above, ",
+    "Above: ",
+    "Pictured, ",
+    "Pictured: ",
+    "In the photo, ",
+];
+
+/// The span of a sentence opened by a photo marker, if any.
+fn photo_sentence(text: &str) -> Option<Span> {
+    PHOTO_MARKERS.iter().find_map(|marker| {
+        let p = text.find(marker)?;
+        let opens = p == 0 || text[..p].trim_end().ends_with(['.', '!', '?', ')']);
+        opens.then(|| {
+            let end = text[p..].find(". ").map_or(text.len(), |e| p + e + 1);
+            Span::new(p, end)
+        })
+    })
 }

@@ -545,3 +545,20 @@ fn a_place_inside_an_organisations_name_encloses_nothing() {
         "IL",
     );
 }
+
+#[test]
+fn date_headings_and_photo_sentences() {
+    // A date heading and its bar, then the dateline's place.
+    let (conf, _) = assert_scene(
+        "May 4 | Jenin Palestinian gunmen patrol a street. John Roe/EPA-EFE/Shutterstock",
+        "Janīn",
+        "PS",
+    );
+    assert_eq!(conf, Confidence::High);
+    // The sentence that says it shows the photo sets the scene, not the story before.
+    assert_scene(
+        "Kabul's airport has seen days of chaos. Above, evacuees eat their first meal at a camp in Doberlug-Kirchhain, Germany.",
+        "Doberlug-Kirchhain",
+        "DE",
+    );
+}
