@@ -68,6 +68,9 @@ impl Spot {
 pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
     let m = &mentions[mi];
     let before = &text[..m.span.start];
+    if super::intl::is_closing_dateline(text, m.span) {
+        return true;
+    }
     if before.chars().any(|c| c.is_lowercase()) || before.len() > 24 {
         return false;
     }
