@@ -166,9 +166,9 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     }
     // `من`: where people came from after a word of flight; else `of`, the part of a
     // place (`الأحياء الشرقية من مدينة حلب`).
+    // The verb often opens the clause, its subject between it and `من`.
     let fled = before[i + 1..]
         .iter()
-        .take(4)
         .any(|w| FLIGHT.contains(&fold(w).as_str()));
     Some(if fled {
         Role::Origin
@@ -258,13 +258,25 @@ fn kind_before(text: &str, start: usize) -> Option<(PlaceKind, String)> {
     Some((k, unglued(w).map(fold).last().unwrap_or_default()))
 }
 
-/// Whether a name after the word before `start` must be read whole (`حي باب الجديد`,
-/// `مخيم الخازر للنازحين`): after the kind word of a neighbourhood, camp, village or
-/// building, a match on the name's first words is another place. After `مدينة` the
-/// words after the name are most often its epithet (`مدينة الموصل القديمة`).
-pub(super) fn wants_whole_name(text: &str, start: usize) -> bool {
-    kind_before(text, start)
-        .is_some_and(|(k, w)| is_small_kind(k) && !matches!(w.as_str(), "مدينه" | "مدن"))
+/// Whether a match at `start` must be a well-known place: `part` when it covers only
+/// the first words of the run. After the kind word of a neighbourhood, camp, village or
+/// building the name is read whole (`حي باب الجديد`, `مخيم الخازر للنازحين`): a match on
+/// its first words is another place (after `مدينة` the words after the name are most
+/// often its epithet, `مدينة الموصل القديمة`). After `على` and `إلى` ("on", "to") many
+/// common words follow that are also some village's name (`على جبين`, "on the brow").
+pub(super) fn only_well_known(text: &str, start: usize, part: bool) -> bool {
+    let small = || {
+        kind_before(text, start)
+            .is_some_and(|(k, w)| is_small_kind(k) && !matches!(w.as_str(), "مدينه" | "مدن"))
+    };
+    let weak = || {
+        text[..start]
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .is_some_and(|w| preposition(w) == Some(Role::Weak))
+    };
+    part && small() || weak()
 }
 
 fn is_quote(c: char) -> bool {

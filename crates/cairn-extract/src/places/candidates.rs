@@ -363,7 +363,7 @@ impl Scan<'_> {
                 (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
             }
         }
-        if end < j && k == i && super::arabic::wants_whole_name(self.text, toks[k].span.start) {
+        if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
             super::arabic::keep_well_known(self.g, &mut candidates, &mut fuzzy_from);
         }
         if candidates.is_empty() {

@@ -179,3 +179,31 @@ fn romance_demonym_gives_the_country() {
     let got = scene("Soldados yemeníes patrullan en la provincia de Shabwa. Foto: EFE/Juan Pérez");
     assert_eq!(got.map(|(_, c, _)| c).as_deref(), Some("YE"));
 }
+
+#[test]
+fn arabic_on_takes_only_well_known_places() {
+    // "on the brow of the homeland": a common word that is also a village's name.
+    assert_scene(
+        "دموع على جبين الوطن.. طفل نازح في مخيم بمحافظة تعز (أ ف ب)",
+        "Ta'izz",
+        "YE",
+    );
+}
+
+#[test]
+fn arabic_flight_verb_opening_the_clause_makes_from_an_origin() {
+    assert_scene(
+        "نزح هؤلاء الأطفال مع أسرهم من مدينة الموصل إلى مخيم قرب مدينة أربيل (أ ف ب)",
+        "Erbil",
+        "IQ",
+    );
+}
+
+#[test]
+fn german_picture_marker_is_no_place() {
+    assert_scene(
+        "Bild: AFP Eine Frau steht vor ihrem zerstörten Haus in Irpin. In dem Vorort von Kiew wird gekämpft.",
+        "Irpin",
+        "UA",
+    );
+}
