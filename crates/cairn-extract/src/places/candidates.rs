@@ -337,6 +337,9 @@ impl Scan<'_> {
         if end == k && super::arabic::is_bare_head(name, end < j) {
             return None;
         }
+        if end == k && super::intl::heads_a_building(name, &self.text[toks[end].span.end..]) {
+            return None;
+        }
         if folded
             .split(' ')
             .all(|w| is_stop(w) || w.chars().count() < 2 || demonym_country(w).is_some())

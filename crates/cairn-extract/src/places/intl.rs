@@ -256,3 +256,132 @@ pub(super) fn inflected<'g>(
             .then(|| (stem.to_string(), c))
     })
 }
+
+/// Direction words of a relative position (`al sur de`, `au nord de`, `südlich von`).
+const DIRECTIONS: &[&str] = &[
+    "norte",
+    "sur",
+    "este",
+    "oeste",
+    "noreste",
+    "noroeste",
+    "sureste",
+    "suroeste",
+    "nordeste",
+    "sudeste",
+    "nord",
+    "sud",
+    "est",
+    "ouest",
+    "nord-est",
+    "nord-ouest",
+    "sud-est",
+    "sud-ouest",
+    "nördlich",
+    "südlich",
+    "östlich",
+    "westlich",
+    "nordöstlich",
+    "nordwestlich",
+    "südöstlich",
+    "südwestlich",
+];
+
+/// Whether the text between two mentions places the first relative to the second
+/// (`Qayyara, al sur de Mosul`, `Irpin, nordwestlich von Kiew`): a comma, perhaps `al`,
+/// `au`, `à l'`, a direction word, then `de`, `del`, `du`, `von`.
+fn is_relative_gap(gap: &str) -> bool {
+    let Some(rest) = gap.trim().strip_prefix(',') else {
+        return false;
+    };
+    let words: Vec<String> = rest
+        .split(|c: char| c.is_whitespace() || c == '\'' || c == '’')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let words = match words.first() {
+        Some(&("al" | "au" | "à" | "a")) => &words[1..],
+        _ => &words[..],
+    };
+    let words = match words.first() {
+        Some(&"l") => &words[1..],
+        _ => words,
+    };
+    matches!(
+        words,
+        [d, "de" | "del" | "du" | "von" | "vom"] | [d, "de", "la"] if DIRECTIONS.contains(d)
+    )
+}
+
+/// `X, al sur de Y`: `Y` is only where `X` is measured from; its role (`near`, read
+/// from `sur de`) is the weak one of a place spoken of, so that `X` is the scene.
+pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::Mention]) {
+    for m in 1..mentions.len() {
+        let gap = &text[mentions[m - 1].span.end..mentions[m].span.start];
+        if mentions[m].role == Role::Near
+            && mentions[m - 1].role.is_scene()
+            && mentions[m - 1].chosen.is_some()
+            && is_relative_gap(gap)
+        {
+            mentions[m].role = Role::Weak;
+        }
+    }
+}
+
+/// Words that begin a building's or a site's name in Catalan, Spanish and French
+/// (`Palau de la Generalitat`, `Plaza de Mayo`, `Parc des Princes`).
+const BUILDING_HEADS: &[&str] = &[
+    "palau",
+    "palacio",
+    "palais",
+    "plaza",
+    "plaça",
+    "puerta",
+    "estadio",
+    "stade",
+    "parc",
+    "parque",
+    "teatro",
+    "théâtre",
+    "museo",
+    "musée",
+    "iglesia",
+    "església",
+    "église",
+    "catedral",
+    "cathédrale",
+    "mezquita",
+    "mosquée",
+    "universidad",
+    "université",
+    "avenida",
+    "paseo",
+    "torre",
+    "castillo",
+    "château",
+    "gare",
+    "estación",
+    "aeropuerto",
+    "aéroport",
+    "puente",
+    "pont",
+];
+
+/// Whether a one-word name is the head of a building's name that goes on after it
+/// with `de`, `del`, `des`, `du` and a capital (`Palau de la Generalitat`).
+pub(super) fn heads_a_building(name: &str, after: &str) -> bool {
+    if !BUILDING_HEADS.contains(&name.to_lowercase().as_str()) {
+        return false;
+    }
+    let mut words = after.split_whitespace();
+    let mut w = words.next();
+    if !matches!(w, Some("de" | "del" | "des" | "du" | "dels")) {
+        return false;
+    }
+    w = words.next();
+    if matches!(w, Some("la" | "l'" | "los" | "las" | "les")) {
+        w = words.next();
+    }
+    w.is_some_and(|w| w.starts_with(char::is_uppercase))
+}

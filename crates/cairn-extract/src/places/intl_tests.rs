@@ -207,3 +207,31 @@ fn german_picture_marker_is_no_place() {
         "UA",
     );
 }
+
+#[test]
+fn relative_position_makes_the_first_place_the_scene() {
+    assert_scene(
+        "Desplazados iraquíes reciben comida en Qayyara, al sur de Mosul, el 3 de mayo de 2017. Foto: EFE/Juan Pérez",
+        "Al Qayyārah",
+        "IQ",
+    );
+    assert_scene(
+        "Des secouristes fouillent les décombres à Irpin, au nord-ouest de Kiev. Jean Dupont / AFP",
+        "Irpin",
+        "UA",
+    );
+}
+
+#[test]
+fn a_building_named_after_a_word_that_is_a_country_is_no_place() {
+    let r = extractor().extract(
+        "Cientos de personas se concentran ante el Palau de la Generalitat este lunes. Foto: EFE/Ana Gómez",
+    );
+    assert!(
+        r.location
+            .as_ref()
+            .is_none_or(|p| p.country.as_deref() != Some("PW")),
+        "{:?}",
+        r.location
+    );
+}

@@ -96,6 +96,7 @@ impl<'g> Resolver<'g> {
             context: &context,
         }
         .resolve(&mut mentions);
+        intl::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(arabic::unknown_places(text, &toks, &lower, &mentions));
         let mut warnings = Vec::new();
