@@ -61,6 +61,11 @@ pub fn fold(name: &str) -> String {
             'ة' => s.push('ه'),
             'ى' | 'ی' => s.push('ي'),
             'ک' => s.push('ك'),
+            // German sharp s and the French and Danish ligatures are written out as
+            // often as not (`Gießen`, `Giessen`).
+            'ß' | 'ẞ' => s.push_str("ss"),
+            'œ' | 'Œ' => s.push_str("oe"),
+            'æ' | 'Æ' => s.push_str("ae"),
             c => s.extend(c.to_lowercase()),
         }
     }
@@ -278,6 +283,14 @@ mod tests {
     }
 
     #[test]
+    fn folds_sharp_s_and_ligatures_as_written_out() {
+        assert_eq!(fold("Gießen"), fold("Giessen"));
+        assert_eq!(fold("GROẞSTADT"), "grossstadt");
+        assert_eq!(fold("Œuilly"), "oeuilly");
+        assert_eq!(fold("Æbeltoft"), fold("Aebeltoft"));
+    }
+
+    #[test]
     fn fold_is_idempotent_on_examples() {
         for s in [
             "Ma‘arrat an Nu‘mān",
@@ -288,6 +301,8 @@ mod tests {
             "بالرقة",
             "قطاع غزة",
             "أَلْبابُ",
+            "Straße",
+            "Bœuf",
         ] {
             assert_eq!(fold(&fold(s)), fold(s));
         }

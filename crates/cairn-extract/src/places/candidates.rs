@@ -103,6 +103,12 @@ const ARABIC_CUES: &[&str] = &[
     "غربي",
 ];
 
+/// Whether an Arabic word says a place name follows (kind words with letters glued on
+/// and the prepositions that place are read by [`super::arabic`]).
+fn is_arabic_cue(word: &str) -> bool {
+    ARABIC_CUES.contains(&word) || super::arabic::is_cue(word)
+}
+
 fn is_arabic(word: &str) -> bool {
     word.chars()
         .next()
@@ -137,12 +143,14 @@ impl Scan<'_> {
         if t.cap {
             return true;
         }
-        if !is_arabic(self.word(i)) || ARABIC_CUES.contains(&self.lower_at(i)) {
+        if !is_arabic(self.word(i)) || is_arabic_cue(self.lower_at(i)) {
             return false;
         }
         // Capitals say nothing in Arabic: a locative word, a comma after a place, or a
         // country's name opens a mention.
-        let cue = i > 0 && ARABIC_CUES.contains(&self.lower_at(i - 1));
+        // A well-known place with a preposition glued on (`لبيروت`, `بحلب`) opens one too.
+        let cue = i > 0 && is_arabic_cue(self.lower_at(i - 1))
+            || super::arabic::unglued_places(self.g, self.word(i)).is_some();
         let comma = i > 0 && {
             let gap = &self.text[self.toks[i - 1].span.end..t.span.start];
             gap.contains('،') || gap.contains(',')
@@ -169,7 +177,8 @@ impl Scan<'_> {
                 && j < i + 3
                 && gap_ok(j, j + 1)
                 && is_arabic(self.word(j + 1))
-                && !ARABIC_CUES.contains(&self.lower_at(j + 1))
+                && !is_arabic_cue(self.lower_at(j + 1))
+                && super::arabic::unglued_places(self.g, self.word(j + 1)).is_none()
             {
                 j += 1;
             }
@@ -369,6 +378,12 @@ impl Scan<'_> {
         if folded.is_empty() || (end == k && start_byte == toks[k].span.start && is_stop(&folded)) {
             return None;
         }
+        if end == k && super::arabic::is_bare_head(name, end < j) {
+            return None;
+        }
+        if end == k && super::intl::heads_a_building(name, &self.text[toks[end].span.end..]) {
+            return None;
+        }
         if folded.split(' ').all(|w| {
             is_stop(w)
                 || w.chars().count() < 2
@@ -392,7 +407,16 @@ impl Scan<'_> {
         {
             return None;
         }
-        let (candidates, fuzzy_from) = self.lookup(&folded, whole_run);
+        let (mut candidates, mut fuzzy_from) = self.lookup(&folded, whole_run);
+        let mut folded = folded;
+        if fuzzy_from == 0 {
+            if let Some((f, c)) = super::intl::inflected(self.g, name, &folded) {
+                (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
+            }
+        }
+        if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
+            super::arabic::keep_well_known(self.g, &mut candidates, &mut fuzzy_from);
+        }
         if candidates.is_empty() {
             return None;
         }
@@ -489,18 +513,20 @@ impl Scan<'_> {
         fuzzy_from: usize,
         container: bool,
     ) -> Mention {
-        let before = &self.text[..span.start];
+        // A name in quotation marks (`بلدة «دوما»`) is read after its opening mark.
+        let before = self.text[..span.start].trim_end_matches(['«', '"', '“', '„']);
         let (clause_start, words) = words_before(before);
         let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
         let role = role_of(&word_refs);
         let cue = word_refs
             .first()
-            .is_some_and(|w| super::lexicon::CUES.contains(w) || ARABIC_CUES.contains(w))
+            .is_some_and(|w| super::lexicon::CUES.contains(w) || is_arabic_cue(w))
             || word_refs
                 .get(1)
                 .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
             || before.trim_end().ends_with([',', '،'])
             || self.opens_as_dateline(before, span)
+            || super::intl::is_closing_dateline(self.text, span)
             || role > Role::Bare;
         let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
@@ -515,6 +541,7 @@ impl Scan<'_> {
                     .filter(|_| word_refs.first().is_some_and(|w| *w == "of"))
                     .and_then(|w| kind_hint(w))
             })
+            .or_else(|| super::intl::hint_before(&word_refs))
             .or_else(|| is_facility_word(next_word).then_some(PlaceKind::Point));
         Mention {
             span,

@@ -73,6 +73,12 @@ pub(super) const CUES: &[&str] = &[
     "desde",
     "hacia",
     "vers",
+    "auf",
+    "um",
+    "sobre",
+    "unweit",
+    "zwischen",
+    "entre",
 ];
 
 /// Words after a run of capitals that make it a settlement's name ("Tal Samin village").
@@ -103,6 +109,14 @@ pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
             PlaceKind::Town
         }
         "neighbourhood" | "neighborhood" | "district" | "quarter" => PlaceKind::Neighbourhood,
+        // The kind nouns of German, Spanish and French, which stand before the name and
+        // in German with a capital (`Stadt Sudscha`, `Ciudad de Gaza`).
+        "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" => PlaceKind::Admin1,
+        "stadt" | "hauptstadt" | "dorf" | "vorort" | "ciudad" | "ville" | "pueblo" | "poblado"
+        | "localidad" | "aldea" | "campo" | "flüchtlingslager" => PlaceKind::Town,
+        "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" => {
+            PlaceKind::Neighbourhood
+        }
         "square" | "street" | "road" | "mosque" | "hospital" | "bridge" => PlaceKind::Point,
         _ => return None,
     })
@@ -358,6 +372,7 @@ pub(super) const STOP: &[&str] = &[
     "oktober",
     "dezember",
     "foto",
+    "bild",
     "photos",
     "family",
     "families",
@@ -392,6 +407,17 @@ pub(super) const STOP: &[&str] = &[
     "druze",
     "clan",
     "tribe",
+    // Arabic words, folded (article off, taa marbuta as `ه`), that name no place on
+    // their own: "the city", "the capital", "the picture", "scene", "areas".
+    "مدينه",
+    "عاصمه",
+    "صوره",
+    "مشهد",
+    "مناطق",
+    "منطقه",
+    "بلاد",
+    "حدود",
+    "دوله",
 ];
 
 /// Demonyms whose country gives context to place names.
@@ -490,7 +516,125 @@ pub(super) const DEMONYMS: &[(&str, &str)] = &[
     ("israelí", "IL"),
     ("israelische", "IL"),
     ("israelischen", "IL"),
+    // More of French, Spanish and German, singular and plural, as captions write them.
+    ("syriens", "SY"),
+    ("syriennes", "SY"),
+    ("siria", "SY"),
+    ("sirios", "SY"),
+    ("sirias", "SY"),
+    ("syrischer", "SY"),
+    ("yéménite", "YE"),
+    ("yéménites", "YE"),
+    ("yemení", "YE"),
+    ("yemeníes", "YE"),
+    ("jemenitische", "YE"),
+    ("jemenitischen", "YE"),
+    ("irakien", "IQ"),
+    ("irakienne", "IQ"),
+    ("irakiens", "IQ"),
+    ("iraquí", "IQ"),
+    ("iraquíes", "IQ"),
+    ("irakische", "IQ"),
+    ("irakischen", "IQ"),
+    ("libanais", "LB"),
+    ("libanaise", "LB"),
+    ("libanés", "LB"),
+    ("libanesa", "LB"),
+    ("libanesische", "LB"),
+    ("libanesischen", "LB"),
+    ("ukrainienne", "UA"),
+    ("ukrainiens", "UA"),
+    ("ucraniana", "UA"),
+    ("ucranianos", "UA"),
+    ("ostukrainische", "UA"),
+    ("ostukrainischen", "UA"),
+    ("palestinienne", "PS"),
+    ("palestina", "PS"),
+    ("palestinas", "PS"),
+    ("gazaoui", "PS"),
+    ("gazaouis", "PS"),
+    ("gazatí", "PS"),
+    ("gazatíes", "PS"),
+    ("palästinensische", "PS"),
+    ("palästinensischen", "PS"),
+    ("israélienne", "IL"),
+    ("israéliens", "IL"),
+    ("israelíes", "IL"),
+    ("israelischer", "IL"),
+    ("afghane", "AF"),
+    ("afghans", "AF"),
+    ("afgano", "AF"),
+    ("afganos", "AF"),
+    ("afghanische", "AF"),
+    ("afghanischen", "AF"),
+    ("soudanais", "SD"),
+    ("soudanaise", "SD"),
+    ("sudanés", "SD"),
+    ("sudanesa", "SD"),
+    ("sudanesische", "SD"),
+    ("sudanesischen", "SD"),
+    ("burkinabé", "BF"),
+    ("burkinabés", "BF"),
+    ("burkinabè", "BF"),
+    ("libyen", "LY"),
+    ("libyenne", "LY"),
+    ("libio", "LY"),
+    ("libia", "LY"),
+    ("libysche", "LY"),
+    ("libyschen", "LY"),
+    ("égyptien", "EG"),
+    ("égyptienne", "EG"),
+    ("egipcio", "EG"),
+    ("egipcia", "EG"),
+    ("ägyptische", "EG"),
+    ("ägyptischen", "EG"),
+    ("iranien", "IR"),
+    ("iranienne", "IR"),
+    ("iraní", "IR"),
+    ("iranische", "IR"),
+    ("iranischen", "IR"),
+    ("turque", "TR"),
+    ("turco", "TR"),
+    ("turca", "TR"),
+    ("türkische", "TR"),
+    ("türkischen", "TR"),
 ];
+
+/// Arabic demonyms, folded and without the article, feminine and plural endings
+/// (`السورية`, `العراقيين` → `سوري`, `عراقي`).
+const ARABIC_DEMONYMS: &[(&str, &str)] = &[
+    ("سوري", "SY"),
+    ("عراقي", "IQ"),
+    ("فلسطيني", "PS"),
+    ("اسرائيلي", "IL"),
+    ("لبناني", "LB"),
+    ("يمني", "YE"),
+    ("اوكراني", "UA"),
+    ("روسي", "RU"),
+    ("تركي", "TR"),
+    ("ليبي", "LY"),
+    ("سوداني", "SD"),
+    ("مصري", "EG"),
+    ("اردني", "JO"),
+    ("ايراني", "IR"),
+    ("افغاني", "AF"),
+];
+
+/// The country of an Arabic demonym in any of its forms.
+fn arabic_demonym_country(word: &str) -> Option<&'static str> {
+    if !word.starts_with(|c: char| ('\u{0600}'..='\u{06FF}').contains(&c)) {
+        return None;
+    }
+    let f = cairn_gazetteer::fold(word);
+    let stem = ["ين", "ون", "ه", "ات"]
+        .iter()
+        .find_map(|s| f.strip_suffix(s))
+        .unwrap_or(&f);
+    ARABIC_DEMONYMS
+        .iter()
+        .find(|(d, _)| *d == stem)
+        .map(|(_, c)| *c)
+}
 
 /// [`STOP`] as a set: every run of capitals tried as a name has its words looked up.
 static STOP_SET: LazyLock<FxHashSet<&'static str>> =
@@ -505,7 +649,10 @@ static DEMONYM_COUNTRY: LazyLock<FxHashMap<&'static str, &'static str>> =
     LazyLock::new(|| DEMONYMS.iter().copied().collect());
 
 pub(super) fn demonym_country(word: &str) -> Option<&'static str> {
-    DEMONYM_COUNTRY.get(word).copied()
+    DEMONYM_COUNTRY
+        .get(word)
+        .copied()
+        .or_else(|| arabic_demonym_country(word))
 }
 
 /// Words after a name that make it an institution or a street named after someone or

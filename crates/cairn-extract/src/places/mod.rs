@@ -2,7 +2,11 @@
 //! preposition), resolution against the gazetteer with the caption's own context, and the
 //! choice of the scene's location by the role each place plays in its sentence.
 
+mod arabic;
 mod candidates;
+mod intl;
+#[cfg(test)]
+mod intl_tests;
 mod lexicon;
 mod relative;
 mod resolve;
@@ -97,6 +101,7 @@ impl<'g> Resolver<'g> {
         };
         let mut mentions = scan.mentions();
         candidates::link(self.g, text, &mut mentions);
+        arabic::link_within(text, &mut mentions);
         Resolution {
             g: self.g,
             text,
@@ -104,7 +109,18 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
-        let unknown = self.unknown_places(text, &toks, mask, &mentions);
+        intl::relative_positions(text, &mut mentions);
+        let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
+        unknown.extend(
+            arabic::unknown_places(text, &toks, &lower, &mentions)
+                .into_iter()
+                .map(|(next, span, name)| Unknown {
+                    next,
+                    span,
+                    name,
+                    relative: false,
+                }),
+        );
         let mut warnings = Vec::new();
         let spots = self.spots(text, &mentions, unknown, &mut warnings);
         let location = scene::choose(text, &spots, scene, &mut warnings);

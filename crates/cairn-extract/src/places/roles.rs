@@ -297,7 +297,10 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     let skip = modifiers_before(before);
     let before = &before[skip..];
     let w = |i: usize| before.get(i).copied().unwrap_or("");
-    if let Some(role) = arabic_role(w(0)) {
+    if let Some(n) = super::intl::kind_phrase(before) {
+        return super::intl::kind_role(role_of(&before[n..]));
+    }
+    if let Some(role) = super::arabic::role(before).or_else(|| arabic_role(w(0))) {
         return role;
     }
     // "near the military airbase Vasylkiv", "from the town Sukhodilsk": a kind of place

@@ -73,7 +73,7 @@ impl Spot {
 pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
     let m = &mentions[mi];
     let before = &text[..m.span.start];
-    if super::runs::is_date_heading(before) {
+    if super::runs::is_date_heading(before) || super::intl::is_closing_dateline(text, m.span) {
         return true;
     }
     if before.chars().any(|c| c.is_lowercase()) || before.len() > 24 {

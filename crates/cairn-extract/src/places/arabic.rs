@@ -1,0 +1,333 @@
+//! Arabic place grammar: the kind words written before a name (`حي`, `مخيم`, `بمدينة`),
+//! the letters written onto words (`ب`, `ل`, `و`, `ف`, `ك`), the roles prepositions give,
+//! and names after a kind word that the gazetteer lacks, placed at what holds them.
+
+use cairn_gazetteer::{Gazetteer, PlaceId, fold};
+use cairn_model::{PlaceKind, Span};
+
+use super::candidates::Mention;
+use super::roles::Role;
+use super::tokens::{Lower, Tok};
+
+/// Kind words, folded (taa marbuta as `ه`, alef maqsura as `ي`), and the kind they name.
+const KIND_WORDS: &[(&str, PlaceKind)] = &[
+    ("حي", PlaceKind::Neighbourhood),
+    ("احياء", PlaceKind::Neighbourhood),
+    ("مخيم", PlaceKind::Town),
+    ("قريه", PlaceKind::Town),
+    ("بلده", PlaceKind::Town),
+    ("بلدات", PlaceKind::Town),
+    ("مدينه", PlaceKind::Town),
+    ("مدن", PlaceKind::Town),
+    ("ضاحيه", PlaceKind::Neighbourhood),
+    ("محافظه", PlaceKind::Admin1),
+    ("ولايه", PlaceKind::Admin1),
+    ("منطقه", PlaceKind::Town),
+    ("ريف", PlaceKind::Admin1),
+    ("مستشفي", PlaceKind::Point),
+];
+
+/// Kind words that name a place smaller than a town: a name after one that the gazetteer
+/// lacks is placed at the town or area that holds it.
+fn is_small_kind(k: PlaceKind) -> bool {
+    matches!(
+        k,
+        PlaceKind::Neighbourhood | PlaceKind::Town | PlaceKind::Point
+    )
+}
+
+/// Prepositions (folded) and the role they give the name they govern.
+const PREPOSITIONS: &[(&str, Role)] = &[
+    ("في", Role::In),
+    ("داخل", Role::In),
+    ("وسط", Role::In),
+    ("عند", Role::At),
+    ("امام", Role::At),
+    ("قرب", Role::Near),
+    ("بالقرب", Role::Near),
+    ("نحو", Role::Near),
+    ("شمال", Role::Near),
+    ("جنوب", Role::Near),
+    ("شرق", Role::Near),
+    ("غرب", Role::Near),
+    ("شمالي", Role::Near),
+    ("جنوبي", Role::Near),
+    ("شرقي", Role::Near),
+    ("غربي", Role::Near),
+    ("علي", Role::Weak),
+    ("الي", Role::Weak),
+    ("من", Role::Origin),
+];
+
+/// Words of flight: `من` after one of them is where people came from.
+const FLIGHT: &[&str] = &[
+    "فروا",
+    "فر",
+    "فرت",
+    "فرار",
+    "هربا",
+    "هربوا",
+    "نزحوا",
+    "نزح",
+    "نازحين",
+    "خرجوا",
+    "غادروا",
+];
+
+/// Words that begin compound names (`باب الحديد`, `تل رفعت`, `دير الزور`): without the
+/// article, alone, they are no place's name.
+const CONSTRUCT_HEADS: &[&str] = &[
+    "باب", "تل", "دير", "عين", "بيت", "كفر", "جسر", "راس", "خان", "بئر", "سوق", "جبل", "وادي",
+    "ام", "ابو", "بني", "مرج", "قصر", "برج", "حاره", "شارع", "ساحه", "دوار",
+];
+
+fn is_arabic(word: &str) -> bool {
+    word.chars()
+        .next()
+        .is_some_and(|c| ('\u{0600}'..='\u{06FF}').contains(&c))
+}
+
+/// The word without the conjunction (`و`, `ف`) and the preposition (`ب`, `ل`, `ك`)
+/// written onto it, shortest last: `وبمدينة` → `وبمدينة`, `بمدينة`, `مدينة`.
+fn unglued(word: &str) -> impl Iterator<Item = &str> {
+    let conj = word
+        .strip_prefix(['و', 'ف'])
+        .filter(|r| r.chars().count() >= 2);
+    [Some(word), conj, prep(word), conj.and_then(prep)]
+        .into_iter()
+        .flatten()
+}
+
+fn prep(w: &str) -> Option<&str> {
+    w.strip_prefix(['ب', 'ل', 'ك'])
+        .filter(|r| r.chars().count() >= 2)
+}
+
+/// The kind a word names when it is a kind word written before a name, with or without
+/// letters glued to it (`بمدينة`, `لحي`), never with the article (`المدينة` is
+/// "the city", spoken of, not a name's kind).
+pub(super) fn kind_word(word: &str) -> Option<(PlaceKind, bool)> {
+    if !is_arabic(word) {
+        return None;
+    }
+    unglued(word).find_map(|w| {
+        if w.starts_with("ال") {
+            return None;
+        }
+        let f = fold(w);
+        KIND_WORDS
+            .iter()
+            .find(|(k, _)| *k == f)
+            .map(|&(_, kind)| (kind, w.len() < word.len()))
+    })
+}
+
+/// Whether a word says a place name follows: a kind word or a preposition that places.
+pub(super) fn is_cue(word: &str) -> bool {
+    kind_word(word).is_some() || preposition(word).is_some()
+}
+
+fn preposition(word: &str) -> Option<Role> {
+    if !is_arabic(word) {
+        return None;
+    }
+    let f = fold(word);
+    PREPOSITIONS.iter().find(|(p, _)| *p == f).map(|&(_, r)| r)
+}
+
+/// The role the Arabic words before a name (lower case, nearest first) give it, if they
+/// are Arabic: kind words are passed over to the preposition before them; a kind word with
+/// `ب` or `ل` on it, or with nothing before it, places the name in the scene.
+pub(super) fn role(before: &[&str]) -> Option<Role> {
+    let first = *before.first()?;
+    if !is_arabic(first) {
+        return None;
+    }
+    let mut i = 0;
+    let mut glued = false;
+    while let Some((_, g)) = before.get(i).and_then(|w| kind_word(w)) {
+        glued |= g;
+        i += 1;
+    }
+    if i > 0 && glued {
+        return Some(Role::In);
+    }
+    let Some(r) = before.get(i).and_then(|w| preposition(w)) else {
+        // `في الضاحية الجنوبية لبيروت`: a name that ends a phrase after `في` is where
+        // that phrase is, though weakly.
+        let inside = before
+            .iter()
+            .take(3)
+            .any(|w| preposition(w) == Some(Role::In));
+        return (i > 0).then_some(Role::In).or(inside.then_some(Role::Weak));
+    };
+    if r != Role::Origin {
+        return Some(r);
+    }
+    // `من`: where people came from after a word of flight; else `of`, the part of a
+    // place (`الأحياء الشرقية من مدينة حلب`).
+    // The verb often opens the clause, its subject between it and `من`.
+    let fled = before[i + 1..]
+        .iter()
+        .any(|w| FLIGHT.contains(&fold(w).as_str()));
+    Some(if fled {
+        Role::Origin
+    } else if i > 0 {
+        Role::In
+    } else {
+        Role::Weak
+    })
+}
+
+/// Whether a one-word Arabic match is only the head of a longer name the run goes on
+/// with (`باب` of `باب الحديد`).
+pub(super) fn is_bare_head(raw: &str, run_goes_on: bool) -> bool {
+    run_goes_on && is_arabic(raw) && CONSTRUCT_HEADS.contains(&fold(raw).as_str())
+}
+
+/// Places of a name with letters glued to it (`لبيروت`, `وحلب`): looked up without
+/// them, and only places well known enough that such a reading is safe.
+pub(super) fn unglued_places<'g>(g: &'g Gazetteer, word: &str) -> Option<(String, &'g [PlaceId])> {
+    if !is_arabic(word) || word.contains(' ') {
+        return None;
+    }
+    unglued(word).skip(1).find_map(|w| {
+        let f = fold(w);
+        let c = g.exact_folded(&f);
+        c.iter().any(|&id| well_known(g, id)).then_some((f, c))
+    })
+}
+
+/// A name's first words matched where the whole name was wanted: only a well-known
+/// place is read so (`مخيم الزعتري يوم الاثنين`), not a village of that name abroad.
+pub(super) fn keep_well_known(
+    g: &Gazetteer,
+    candidates: &mut Vec<PlaceId>,
+    fuzzy_from: &mut usize,
+) {
+    *fuzzy_from = candidates[..*fuzzy_from]
+        .iter()
+        .filter(|&&c| well_known(g, c))
+        .count();
+    candidates.retain(|&c| well_known(g, c));
+}
+
+pub(super) fn well_known(g: &Gazetteer, id: PlaceId) -> bool {
+    let e = g.entry(id);
+    e.population >= 50_000
+        || matches!(
+            e.kind,
+            PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+        )
+}
+
+/// `حي X بمدينة Y`, `مخيم X في Y`: a place after a small-place kind word is held by the
+/// mention that follows when only a preposition or a kind word stands between them.
+pub(super) fn link_within(text: &str, mentions: &mut [Mention]) {
+    for m in 0..mentions.len().saturating_sub(1) {
+        if mentions[m].within.is_some() || !after_small_kind(text, mentions[m].span.start) {
+            continue;
+        }
+        let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
+        let words: Vec<&str> = gap
+            .split(|c: char| c.is_whitespace() || matches!(c, '،' | ','))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let holds = !words.is_empty()
+            && words.len() <= 2
+            && words
+                .iter()
+                .all(|w| kind_word(w).is_some() || preposition(w) == Some(Role::In));
+        if holds {
+            mentions[m].within = Some(m + 1);
+        }
+    }
+}
+
+/// Whether the word before `start` is a kind word of a place smaller than a town.
+fn after_small_kind(text: &str, start: usize) -> bool {
+    kind_before(text, start).is_some_and(|(k, _)| is_small_kind(k))
+}
+
+/// The kind word right before `start` (quotation marks passed over), folded without
+/// the letters glued to it, and its kind.
+fn kind_before(text: &str, start: usize) -> Option<(PlaceKind, String)> {
+    let before = text[..start].trim_end_matches(|c: char| c.is_whitespace() || is_quote(c));
+    let w = before.rsplit(char::is_whitespace).next()?;
+    let (k, _) = kind_word(w)?;
+    Some((k, unglued(w).map(fold).last().unwrap_or_default()))
+}
+
+/// Whether a match at `start` must be a well-known place: `part` when it covers only
+/// the first words of the run. After the kind word of a neighbourhood, camp, village or
+/// building the name is read whole (`حي باب الجديد`, `مخيم الخازر للنازحين`): a match on
+/// its first words is another place (after `مدينة` the words after the name are most
+/// often its epithet, `مدينة الموصل القديمة`). After `على` and `إلى` ("on", "to") many
+/// common words follow that are also some village's name (`على جبين`, "on the brow").
+pub(super) fn only_well_known(text: &str, start: usize, part: bool) -> bool {
+    let small = || {
+        kind_before(text, start)
+            .is_some_and(|(k, w)| is_small_kind(k) && !matches!(w.as_str(), "مدينه" | "مدن"))
+    };
+    let weak = || {
+        text[..start]
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .is_some_and(|w| preposition(w) == Some(Role::Weak))
+    };
+    part && small() || weak()
+}
+
+fn is_quote(c: char) -> bool {
+    matches!(c, '«' | '»' | '"' | '“' | '”' | '\'')
+}
+
+/// Names after a small-place kind word (`حي حارة حريك`) that no resolved mention covers:
+/// `(index of the next mention, span, name)`, for the caller to place at what holds them.
+pub(super) fn unknown_places(
+    text: &str,
+    toks: &[Tok],
+    lower: &Lower<'_>,
+    mentions: &[Mention],
+) -> Vec<(usize, Span, String)> {
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        let Some((kind, _)) = kind_word(lower.at(toks, i)) else {
+            continue;
+        };
+        if !is_small_kind(kind) {
+            continue;
+        }
+        let mut j = i;
+        while j + 1 < toks.len() && j < i + 3 {
+            let gap = &text[toks[j].span.end..toks[j + 1].span.start];
+            let w = lower.at(toks, j + 1);
+            if !gap.chars().all(|c| c == ' ' || is_quote(c)) || !is_arabic(w) || is_cue(w) {
+                break;
+            }
+            j += 1;
+        }
+        if j == i {
+            continue;
+        }
+        let span = Span::new(toks[i + 1].span.start, toks[j].span.end);
+        let name = &text[span.start..span.end];
+        // `مخيم للنازحين`: "a camp for the displaced" names no place.
+        if ["لل", "بال", "وال", "فال"]
+            .iter()
+            .any(|p| lower.at(toks, i + 1).starts_with(p))
+        {
+            continue;
+        }
+        let known = mentions
+            .iter()
+            .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
+        let common = super::lexicon::is_stop(&fold(name));
+        if !known && !common {
+            let next = mentions.partition_point(|m| m.span.start < span.start);
+            out.push((next, span, name.to_string()));
+        }
+    }
+    out
+}

@@ -1,0 +1,387 @@
+//! Place grammar of French, Spanish and German captions: kind words before a name (`la
+//! ciudad portuaria de X`, `die ostukrainische Stadt X`), closing datelines (`Kiew, 25.
+//! Februar.`) and inflected or compound forms of a known name (`Kiews`, `Gaza-Stadt`).
+
+use cairn_gazetteer::{Gazetteer, PlaceId};
+use cairn_model::{PlaceKind, Span};
+
+use super::arabic;
+use super::roles::Role;
+
+/// German kind nouns (lower case): they stand right before the name (`Stadt Sudscha`).
+const GERMAN_KINDS: &[&str] = &[
+    "stadt",
+    "hauptstadt",
+    "hafenstadt",
+    "grenzstadt",
+    "großstadt",
+    "kleinstadt",
+    "dorf",
+    "ort",
+    "ortschaft",
+    "gemeinde",
+    "gebiet",
+    "region",
+    "provinz",
+    "bezirk",
+    "kreis",
+    "stadtteil",
+    "stadtviertel",
+    "viertel",
+    "vorort",
+    "flüchtlingslager",
+    "lager",
+    "siedlung",
+    "oblast",
+];
+
+/// French and Spanish kind nouns: they stand before `de` and the name (`barrio de X`).
+const ROMANCE_KINDS: &[&str] = &[
+    "ciudad",
+    "localidad",
+    "pueblo",
+    "poblado",
+    "aldea",
+    "barrio",
+    "provincia",
+    "región",
+    "municipio",
+    "distrito",
+    "campo",
+    "campamento",
+    "capital",
+    "ville",
+    "village",
+    "localité",
+    "quartier",
+    "district",
+    "province",
+    "région",
+    "camp",
+    "commune",
+    "capitale",
+    "bourg",
+];
+
+/// Words between a kind noun and `de` that say what kind of camp or town it is; any
+/// adjective may stand there too, but not a word that places.
+const KIND_QUALIFIERS: &[&str] = &[
+    "de",
+    "des",
+    "refugiados",
+    "desplazados",
+    "réfugiés",
+    "déplacés",
+];
+
+fn is_article(w: &str) -> bool {
+    matches!(
+        w,
+        "la" | "le"
+            | "les"
+            | "el"
+            | "los"
+            | "las"
+            | "un"
+            | "une"
+            | "una"
+            | "der"
+            | "die"
+            | "das"
+            | "dem"
+            | "den"
+            | "des"
+            | "ein"
+            | "eine"
+            | "einer"
+            | "einem"
+    )
+}
+
+/// How many of the words before a name (lower case, nearest first) make a kind phrase:
+/// `de` + qualifiers + a Romance kind noun + articles, or a German kind noun +
+/// adjectives + articles. `None` when they do not.
+pub(super) fn kind_phrase(before: &[&str]) -> Option<usize> {
+    kind_phrase_at(before).map(|(_, n)| n)
+}
+
+/// The kind a kind phrase or an Arabic kind word before a name gives it
+/// (`province de X`, `Gebiet X`, `بمحافظة X`).
+pub(super) fn hint_before(before: &[&str]) -> Option<PlaceKind> {
+    if let Some((k, _)) = before.first().and_then(|w| arabic::kind_word(w)) {
+        return Some(k);
+    }
+    let (at, _) = kind_phrase_at(before)?;
+    super::lexicon::kind_hint(before[at])
+}
+
+/// [`kind_phrase`] with where its kind noun stands.
+fn kind_phrase_at(before: &[&str]) -> Option<(usize, usize)> {
+    let first = *before.first()?;
+    let kind_at = if GERMAN_KINDS.contains(&first) {
+        0
+    } else if matches!(first, "de" | "du" | "del" | "d") {
+        (1..before.len().min(5)).find(|&i| ROMANCE_KINDS.contains(&before[i]))?
+    } else {
+        return None;
+    };
+    // Between `de` and the kind noun: qualifiers and adjectives, never a preposition.
+    if before[1.min(kind_at)..kind_at]
+        .iter()
+        .any(|w| !KIND_QUALIFIERS.contains(w) && super::lexicon::CUES.contains(w))
+    {
+        return None;
+    }
+    let mut n = kind_at + 1;
+    // German adjectives (`die ostukrainische Stadt`) and the articles of either.
+    while let Some(w) = before.get(n) {
+        let adjective = kind_at == 0
+            && n < kind_at + 3
+            && w.ends_with(['e', 'n', 'r', 's'])
+            && !super::lexicon::CUES.contains(w)
+            && !is_article(w);
+        if !(is_article(w) || adjective || ROMANCE_KINDS.contains(w) && kind_at > 0) {
+            break;
+        }
+        n += 1;
+    }
+    Some((kind_at, n))
+}
+
+/// The role of a name after a kind phrase, given the role of what stands before the
+/// phrase: a place named as a town is in the scene unless the words before make it an
+/// origin, a border, a side or only near.
+pub(super) fn kind_role(outer: Role) -> Role {
+    match outer {
+        Role::Origin | Role::Border | Role::Team | Role::Near | Role::Name => outer,
+        _ => Role::In,
+    }
+}
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "januar",
+    "jänner",
+    "februar",
+    "märz",
+    "mai",
+    "juni",
+    "juli",
+    "oktober",
+    "dezember",
+    "janvier",
+    "février",
+    "mars",
+    "avril",
+    "juin",
+    "juillet",
+    "août",
+    "septembre",
+    "octobre",
+    "novembre",
+    "décembre",
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+];
+
+/// Whether the name at `span` opens a sentence that is only a place and a date (`...
+/// zurückgezogen. Kiew, 25. Februar.`): the dateline German and other desks close with.
+pub(super) fn is_closing_dateline(text: &str, span: Span) -> bool {
+    let before = text[..span.start].trim_end();
+    if !(before.is_empty() || before.ends_with(['.', '!', '?', '|'])) {
+        return false;
+    }
+    let Some(rest) = text[span.end..].strip_prefix(", ") else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=2).contains(&digits) {
+        return false;
+    }
+    let rest = rest[digits..].trim_start_matches(['.', ' ']);
+    let rest = rest.strip_prefix("de ").unwrap_or(rest);
+    let month: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    MONTHS.contains(&month.as_str())
+}
+
+/// The places of a name the gazetteer knows only in another form: Arabic with letters
+/// glued on (`لبيروت`), a German genitive (`Kiews`), a German compound with `-Stadt`
+/// or a Romance `ciudad de`, `ville de` (`Gaza-Stadt`, `Ciudad de Gaza`). The folded form
+/// looked up is given with them; only well-known places are read so.
+pub(super) fn inflected<'g>(
+    g: &'g Gazetteer,
+    word: &str,
+    folded: &str,
+) -> Option<(String, &'g [PlaceId])> {
+    if let Some(found) = arabic::unglued_places(g, word) {
+        return Some(found);
+    }
+    let stems = [
+        folded.strip_suffix(" stadt"),
+        folded.strip_prefix("ciudad de "),
+        folded.strip_prefix("ville de "),
+        folded
+            .strip_suffix('s')
+            .filter(|s| !s.contains(' ') && s.len() >= 4 && !s.ends_with('s')),
+    ];
+    stems.into_iter().flatten().find_map(|stem| {
+        let c = g.exact_folded(stem);
+        c.iter()
+            .any(|&id| arabic::well_known(g, id))
+            .then(|| (stem.to_string(), c))
+    })
+}
+
+/// Direction words of a relative position (`al sur de`, `au nord de`, `südlich von`).
+const DIRECTIONS: &[&str] = &[
+    "norte",
+    "sur",
+    "este",
+    "oeste",
+    "noreste",
+    "noroeste",
+    "sureste",
+    "suroeste",
+    "nordeste",
+    "sudeste",
+    "nord",
+    "sud",
+    "est",
+    "ouest",
+    "nord-est",
+    "nord-ouest",
+    "sud-est",
+    "sud-ouest",
+    "nördlich",
+    "südlich",
+    "östlich",
+    "westlich",
+    "nordöstlich",
+    "nordwestlich",
+    "südöstlich",
+    "südwestlich",
+];
+
+/// Whether the text between two mentions places the first relative to the second
+/// (`Qayyara, al sur de Mosul`, `Irpin, nordwestlich von Kiew`): a comma, perhaps `al`,
+/// `au`, `à l'`, a direction word, then `de`, `del`, `du`, `von`.
+fn is_relative_gap(gap: &str) -> bool {
+    let Some(rest) = gap.trim().strip_prefix(',') else {
+        return false;
+    };
+    let words: Vec<String> = rest
+        .split(|c: char| c.is_whitespace() || c == '\'' || c == '’')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let words = match words.first() {
+        Some(&("al" | "au" | "à" | "a")) => &words[1..],
+        _ => &words[..],
+    };
+    let words = match words.first() {
+        Some(&"l") => &words[1..],
+        _ => words,
+    };
+    matches!(
+        words,
+        [d, "de" | "del" | "du" | "von" | "vom"] | [d, "de", "la"] if DIRECTIONS.contains(d)
+    )
+}
+
+/// `X, al sur de Y`: `Y` is only where `X` is measured from; its role (`near`, read
+/// from `sur de`) is the weak one of a place spoken of, so that `X` is the scene.
+pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::Mention]) {
+    for m in 1..mentions.len() {
+        let gap = &text[mentions[m - 1].span.end..mentions[m].span.start];
+        if mentions[m].role == Role::Near
+            && mentions[m - 1].role.is_scene()
+            && mentions[m - 1].chosen.is_some()
+            && is_relative_gap(gap)
+        {
+            mentions[m].role = Role::Weak;
+        }
+    }
+}
+
+/// Words that begin a building's or a site's name in Catalan, Spanish and French
+/// (`Palau de la Generalitat`, `Plaza de Mayo`, `Parc des Princes`).
+const BUILDING_HEADS: &[&str] = &[
+    "palau",
+    "palacio",
+    "palais",
+    "plaza",
+    "plaça",
+    "puerta",
+    "estadio",
+    "stade",
+    "parc",
+    "parque",
+    "teatro",
+    "théâtre",
+    "museo",
+    "musée",
+    "iglesia",
+    "església",
+    "église",
+    "catedral",
+    "cathédrale",
+    "mezquita",
+    "mosquée",
+    "universidad",
+    "université",
+    "avenida",
+    "paseo",
+    "torre",
+    "castillo",
+    "château",
+    "gare",
+    "estación",
+    "aeropuerto",
+    "aéroport",
+    "puente",
+    "pont",
+];
+
+/// Whether a one-word name is the head of a building's name that goes on after it
+/// with `de`, `del`, `des`, `du` and a capital (`Palau de la Generalitat`).
+pub(super) fn heads_a_building(name: &str, after: &str) -> bool {
+    if !BUILDING_HEADS.contains(&name.to_lowercase().as_str()) {
+        return false;
+    }
+    let mut words = after.split_whitespace();
+    let mut w = words.next();
+    if !matches!(w, Some("de" | "del" | "des" | "du" | "dels")) {
+        return false;
+    }
+    w = words.next();
+    if matches!(w, Some("la" | "l'" | "los" | "las" | "les")) {
+        w = words.next();
+    }
+    w.is_some_and(|w| w.starts_with(char::is_uppercase))
+}

@@ -1,0 +1,237 @@
+//! Caption-shaped fixtures for the place grammar of French, Spanish, German and Arabic
+//! captions, one or more per rule (our own sentences).
+
+use cairn_model::Confidence;
+
+use crate::Extractor;
+
+fn extractor() -> &'static Extractor {
+    static EX: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::bundled);
+    &EX
+}
+
+/// The location's gazetteer name, country and confidence, or `None`.
+fn scene(caption: &str) -> Option<(String, String, Confidence)> {
+    extractor().extract(caption).location.map(|p| {
+        (
+            p.name,
+            p.country.unwrap_or_default(),
+            p.confidence.expect("a location has a confidence"),
+        )
+    })
+}
+
+fn assert_scene(caption: &str, name: &str, cc: &str) -> Confidence {
+    let Some((n, c, conf)) = scene(caption) else {
+        panic!("{caption:?}: no location, want {name}");
+    };
+    assert_eq!((n.as_str(), c.as_str()), (name, cc), "{caption:?}");
+    conf
+}
+
+#[test]
+fn arabic_kind_word_with_a_glued_preposition_places_the_name() {
+    assert_scene(
+        "رجال إطفاء يخمدون حريقا في سوق شعبي بمدينة حلب (أ ف ب)",
+        "Aleppo",
+        "SY",
+    );
+    // `ل` on the kind word: a picture of the city.
+    assert_scene("لقطة جوية لمدينة حلب بعد القصف (رويترز)", "Aleppo", "SY");
+}
+
+#[test]
+fn arabic_unknown_neighbourhood_is_placed_at_its_city_with_low_confidence() {
+    // The neighbourhood is not in the gazetteer: the city that holds it is the scene.
+    let conf = assert_scene(
+        "سكان يزيلون الركام في حي الشيخ طه بمدينة حلب (أ ف ب)",
+        "Aleppo",
+        "SY",
+    );
+    assert_eq!(conf, Confidence::Low);
+}
+
+#[test]
+fn arabic_name_far_from_its_container_is_not_taken() {
+    // `الزيتون` is also a town abroad; inside Gaza City it is the neighbourhood there.
+    assert_scene(
+        "أطفال يلعبون قرب خيمة في حي الزيتون بمدينة غزة (الأناضول)",
+        "Gaza",
+        "PS",
+    );
+}
+
+#[test]
+fn arabic_common_words_are_no_places() {
+    // "the city", "the capital", "the picture", "scene": none of them is a place.
+    assert_eq!(
+        scene("تظهر في الصورة امرأة تحمل طفلها في المدينة بعد عودتها إلى العاصمة"),
+        None
+    );
+    assert_scene(
+        "في مشهد مؤلم، عائلات تنتظر المساعدات في قطاع غزة (أ ف ب)",
+        "Gaza Strip",
+        "PS",
+    );
+}
+
+#[test]
+fn arabic_head_word_alone_is_not_a_name() {
+    // `باب` begins a longer name the gazetteer lacks; the city after it is the scene.
+    assert_scene(
+        "دمار في منطقة باب المقام في المدينة القديمة بمدينة حلب",
+        "Aleppo",
+        "SY",
+    );
+}
+
+#[test]
+fn arabic_clitics_on_names_are_read_off() {
+    assert_scene(
+        "جنود يقفون قرب مبنى مدمر في الضاحية الجنوبية لبيروت (أ ف ب)",
+        "Beirut",
+        "LB",
+    );
+}
+
+#[test]
+fn arabic_quoted_name_after_a_kind_word() {
+    assert_scene(
+        "طفل يحمل الخبز في بلدة «دوما» شرق العاصمة السورية (أ ف ب)",
+        "Dūmā",
+        "SY",
+    );
+}
+
+#[test]
+fn arabic_on_and_to_set_the_scene() {
+    assert_scene("آثار القصف الجوي على حلب - 3 مايو 2016.", "Aleppo", "SY");
+    assert_scene(
+        "مسعفون ينقلون جريحا إلى مستشفى بيت لاهيا (الفرنسية)",
+        "Bayt Lāhyā",
+        "PS",
+    );
+}
+
+#[test]
+fn arabic_from_after_a_flight_word_is_an_origin() {
+    assert_scene(
+        "عائلات قررت الفرار من مدينة حلب ووصلت إلى بلدة منبج (أ ف ب)",
+        "Manbij",
+        "SY",
+    );
+}
+
+#[test]
+fn german_kind_noun_before_the_name() {
+    assert_scene(
+        "Feuerwehrleute löschen einen Brand in der ostukrainischen Stadt Tschuhujiw. Foto: Jane Roe/AP/dpa",
+        "Chuhuyiv",
+        "UA",
+    );
+    assert_scene(
+        "Die russische Stadt Sudscha im Gebiet Kursk liegt in Trümmern. Foto: John Roe/AP/dpa",
+        "Sudzha",
+        "RU",
+    );
+}
+
+#[test]
+fn german_closing_dateline_and_genitive() {
+    assert_scene(
+        "Viele Bewohner Charkiws suchen Schutz in Kellern. Charkiw, 3. März. Bild: dpa / Jane Roe",
+        "Kharkiv",
+        "UA",
+    );
+    assert_scene(
+        "Rauch steigt über den Dächern auf. Kiew, 12. Februar.Bild: AA / JOHN ROE",
+        "Kyiv",
+        "UA",
+    );
+}
+
+#[test]
+fn german_compound_city_name() {
+    assert_scene(
+        "Trümmer in einem Viertel in Gaza-Stadt | © Jane Roe/Getty Images",
+        "Gaza",
+        "PS",
+    );
+}
+
+#[test]
+fn romance_kind_phrase_sets_the_scene() {
+    assert_scene(
+        "Desplazados hacen cola en el campo de refugiados de Zaatari, en Jordania. Foto: EFE/Juan Pérez",
+        "Zaatari camp",
+        "JO",
+    );
+    assert_scene(
+        "Des habitants fuient le district d'Abs de la province de Hajjah, au Yémen. Jean Dupont / AFP",
+        "Abs",
+        "YE",
+    );
+}
+
+#[test]
+fn romance_demonym_gives_the_country() {
+    // `yemení` puts `Shabwa` in Yemen, not in a same-sounding town abroad.
+    let got = scene("Soldados yemeníes patrullan en la provincia de Shabwa. Foto: EFE/Juan Pérez");
+    assert_eq!(got.map(|(_, c, _)| c).as_deref(), Some("YE"));
+}
+
+#[test]
+fn arabic_on_takes_only_well_known_places() {
+    // "on the brow of the homeland": a common word that is also a village's name.
+    assert_scene(
+        "دموع على جبين الوطن.. طفل نازح في مخيم بمحافظة تعز (أ ف ب)",
+        "Ta'izz",
+        "YE",
+    );
+}
+
+#[test]
+fn arabic_flight_verb_opening_the_clause_makes_from_an_origin() {
+    assert_scene(
+        "نزح هؤلاء الأطفال مع أسرهم من مدينة الموصل إلى مخيم قرب مدينة أربيل (أ ف ب)",
+        "Erbil",
+        "IQ",
+    );
+}
+
+#[test]
+fn german_picture_marker_is_no_place() {
+    assert_scene(
+        "Bild: AFP Eine Frau steht vor ihrem zerstörten Haus in Irpin. In dem Vorort von Kiew wird gekämpft.",
+        "Irpin",
+        "UA",
+    );
+}
+
+#[test]
+fn relative_position_makes_the_first_place_the_scene() {
+    assert_scene(
+        "Desplazados iraquíes reciben comida en Qayyara, al sur de Mosul, el 3 de mayo de 2017. Foto: EFE/Juan Pérez",
+        "Al Qayyārah",
+        "IQ",
+    );
+    assert_scene(
+        "Des secouristes fouillent les décombres à Irpin, au nord-ouest de Kiev. Jean Dupont / AFP",
+        "Irpin",
+        "UA",
+    );
+}
+
+#[test]
+fn a_building_named_after_a_word_that_is_a_country_is_no_place() {
+    let r = extractor().extract(
+        "Cientos de personas se concentran ante el Palau de la Generalitat este lunes. Foto: EFE/Ana Gómez",
+    );
+    assert!(
+        r.location
+            .as_ref()
+            .is_none_or(|p| p.country.as_deref() != Some("PW")),
+        "{:?}",
+        r.location
+    );
+}
