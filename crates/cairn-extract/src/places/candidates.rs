@@ -561,6 +561,10 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
     for m in 0..mentions.len().saturating_sub(1) {
         let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
         let g_trim = gap.trim();
+        // "in the villages of Lardos and Gennadi": the second shares the first's role.
+        if g_trim == "and" && mentions[m].role >= Role::Near && mentions[m + 1].role == Role::Weak {
+            mentions[m + 1].role = mentions[m].role;
+        }
         if is_qualifying_gap(g_trim) {
             let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
                 matches!(

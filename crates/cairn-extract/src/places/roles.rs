@@ -138,6 +138,9 @@ const NEAR_OF: &[&str] = &[
 /// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
 const KIND_OF: &[&str] = &[
     "city",
+    "cities",
+    "towns",
+    "villages",
     "area",
     "town",
     "village",

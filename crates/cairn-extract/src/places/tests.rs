@@ -535,6 +535,17 @@ fn dates_and_names_end_runs_and_joined_names() {
     // A name joined by `and` to a name that is no place is a person's.
     let r = extractor().extract("Muna and Sakina play outside their tent. UNHCR/John Roe");
     assert!(r.location.is_none(), "{:?}", r.location);
+    // After a place word, the second name is a place though the first is unknown.
+    let (conf, _) = assert_scene(
+        "Fires burn between the villages of Kiotari and Lardos on Rhodes. EPA",
+        "Lárdos",
+        "GR",
+    );
+    assert_eq!(
+        conf,
+        Confidence::Medium,
+        "the second village shares the first's role"
+    );
 }
 
 #[test]
