@@ -546,6 +546,16 @@ fn dates_and_names_end_runs_and_joined_names() {
         Confidence::Medium,
         "the second village shares the first's role"
     );
+    // So does the second of two origins.
+    let r = extractor().extract("Families who fled Homs and Hama wait for aid. AFP");
+    if let Some(loc) = r.location {
+        assert_eq!(loc.confidence, Some(Confidence::Low), "{loc:?}");
+        assert!(
+            r.warnings.iter().any(|w| w.contains("came from")),
+            "{:?}",
+            r.warnings
+        );
+    }
 }
 
 #[test]
