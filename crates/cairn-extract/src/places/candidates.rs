@@ -588,6 +588,13 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
     for m in 0..mentions.len().saturating_sub(1) {
         let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
         let g_trim = gap.trim();
+        // "in the villages of Lardos and Gennadi", "who fled Homs and Hama": the second
+        // shares the first's role (a name's own role is not shared).
+        let shared = mentions[m].role >= Role::Near
+            || matches!(mentions[m].role, Role::Origin | Role::Border | Role::Team);
+        if g_trim == "and" && shared && mentions[m + 1].role == Role::Weak {
+            mentions[m + 1].role = mentions[m].role;
+        }
         if is_qualifying_gap(g_trim) {
             let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
                 matches!(

@@ -108,12 +108,14 @@ impl Resolution<'_> {
     }
 
     /// "Muna and Sakina": a name joined by `and` to a name that is no place is no place
-    /// either (the conjunction was its only cue).
+    /// either (the conjunction was its only cue). After a place word (`the villages of
+    /// X and Y`) both are places, known or not.
     fn joined_to_no_place(&self, mentions: &[Mention], mi: usize) -> bool {
         let m = &mentions[mi];
         m.role == Role::Weak
             && mi > 0
             && mentions[mi - 1].chosen.is_none()
+            && !mentions[mi - 1].cue
             && self.text[mentions[mi - 1].span.end..m.span.start].trim() == "and"
     }
 

@@ -138,6 +138,9 @@ const NEAR_OF: &[&str] = &[
 /// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
 const KIND_OF: &[&str] = &[
     "city",
+    "cities",
+    "towns",
+    "villages",
     "area",
     "town",
     "village",
@@ -324,7 +327,12 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     if w(0) == "from" && is_distance(w(1)) {
         return Role::Near;
     }
-    if w(0) == "from" || w(0) == "de" && ORIGIN_WORDS.contains(&w(1)) || is_origin(before) {
+    // "who fled Homs": the place a flight verb governs is left behind.
+    let fled = matches!(
+        w(0),
+        "fled" | "flee" | "flees" | "fleeing" | "escaped" | "escaping"
+    );
+    if fled || w(0) == "from" || w(0) == "de" && ORIGIN_WORDS.contains(&w(1)) || is_origin(before) {
         return Role::Origin;
     }
     if (w(0) == "with" || w(0) == "of") && w(1) == "border" {

@@ -535,6 +535,27 @@ fn dates_and_names_end_runs_and_joined_names() {
     // A name joined by `and` to a name that is no place is a person's.
     let r = extractor().extract("Muna and Sakina play outside their tent. UNHCR/John Roe");
     assert!(r.location.is_none(), "{:?}", r.location);
+    // After a place word, the second name is a place though the first is unknown.
+    let (conf, _) = assert_scene(
+        "Fires burn between the villages of Kiotari and Lardos on Rhodes. EPA",
+        "Lárdos",
+        "GR",
+    );
+    assert_eq!(
+        conf,
+        Confidence::Medium,
+        "the second village shares the first's role"
+    );
+    // So does the second of two origins.
+    let r = extractor().extract("Families who fled Homs and Hama wait for aid. AFP");
+    if let Some(loc) = r.location {
+        assert_eq!(loc.confidence, Some(Confidence::Low), "{loc:?}");
+        assert!(
+            r.warnings.iter().any(|w| w.contains("came from")),
+            "{:?}",
+            r.warnings
+        );
+    }
 }
 
 #[test]
