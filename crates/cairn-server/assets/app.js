@@ -179,7 +179,9 @@
     button.addEventListener("click", async () => {
       let ok = false;
       try {
-        await navigator.clipboard.writeText(window.location.href);
+        // A browser that asks for permission and never answers falls back below.
+        const late = new Promise((_, no) => setTimeout(() => no(new Error("no answer")), 1000));
+        await Promise.race([navigator.clipboard.writeText(window.location.href), late]);
         ok = true;
       } catch (_) {
         const t = document.createElement("textarea");

@@ -626,17 +626,26 @@ async fn caption_page(
     // The search the caption was reached from, for the way back and the search box.
     let back = SearchParams::parse(query.as_deref().unwrap_or("")).unwrap_or_default();
     let back = page::State::from_params(&back);
-    let a = s.archive.clone();
+    let (a, g) = (s.archive.clone(), s.gazetteer.clone());
     match heavy(&s, move |_| {
         let c = a
             .caption(id)?
             .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))?;
         let seen = page::first_seen(&a, &c);
-        Ok((c, seen))
+        let country = c
+            .record
+            .as_ref()
+            .and_then(|r| r.location.as_ref()?.country.as_deref())
+            .and_then(|cc| g.country(cc))
+            .map(|i| g.entry(i).name.clone());
+        Ok((c, seen, country))
     })
     .await
     {
-        Ok((c, seen)) => html_response(StatusCode::OK, page::caption_page(&c, &back, &seen)),
+        Ok((c, seen, country)) => html_response(
+            StatusCode::OK,
+            page::caption_page(&c, &back, &seen, country.as_deref()),
+        ),
         Err(e) => page_error(e),
     }
 }

@@ -251,6 +251,10 @@ async fn a_caption_page_keeps_the_search_and_links_its_fields() {
         "{html}"
     );
     assert!(html.contains("first seen"));
+    assert!(
+        html.contains(r#"href="/?country=SY">Syria</a>"#),
+        "the country by name"
+    );
     assert!(html.contains(r#"dir="auto""#));
 }
 

@@ -16,8 +16,8 @@ fn search_link(key: &'static str, value: &str, label: &str) -> Markup {
     html! { a href=(State::default().with(&[(key, value)])) { (label) } }
 }
 
-/// The record's fields.
-fn record_table(c: &CaptionView) -> Markup {
+/// The record's fields; `country` is the location's country by name.
+fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
     let Some(r) = c.record.as_ref() else {
         return html! {};
     };
@@ -47,7 +47,7 @@ fn record_table(c: &CaptionView) -> Markup {
                 (field("Location", html! {
                     (search_link("place", l.gazetteer_id.as_deref().unwrap_or(&l.name), &l.name))
                     @if let Some(a) = &l.admin1 { ", " (a) }
-                    @if let Some(cc) = &l.country { ", " (search_link("country", cc, cc)) }
+                    @if let Some(cc) = &l.country { ", " (search_link("country", cc, country.unwrap_or(cc))) }
                     span.muted { " (" (l.kind.as_str()) ", " (format!("{:.4}, {:.4}", l.lat, l.lon)) ")" }
                 }))
             }
@@ -90,8 +90,14 @@ pub(crate) fn first_seen(a: &Archive, c: &CaptionView) -> Vec<(i64, String)> {
 }
 
 /// One caption: its record, every variant and every source it appeared on, with when
-/// each source was first stored (`first_seen`: source id and time).
-pub(crate) fn caption_page(c: &CaptionView, back: &State, first_seen: &[(i64, String)]) -> Markup {
+/// each source was first stored (`first_seen`: source id and time); `country` names the
+/// location's country.
+pub(crate) fn caption_page(
+    c: &CaptionView,
+    back: &State,
+    first_seen: &[(i64, String)],
+    country: Option<&str>,
+) -> Markup {
     let short: String = c.text.chars().take(80).collect();
     let seen = |id: i64| {
         first_seen
@@ -105,7 +111,7 @@ pub(crate) fn caption_page(c: &CaptionView, back: &State, first_seen: &[(i64, St
             h1 { "Caption #" (c.id) }
             p.text.big dir="auto" { (highlighted(&c.text, c.record.as_ref(), &[])) }
             (super::text::legend())
-            (record_table(c))
+            (record_table(c, country))
             h2 { (plural(c.variants.len() as u64, "variant")) " of the text" }
             @if c.variants.len() > 1 {
                 p.muted { "Each variant is set against the canonical text (the first): " ins { "words only in the variant" } ", " del { "words only in the canonical text" } "." }

@@ -189,12 +189,17 @@ pub(crate) fn map(
                         text class=(if l.country { "country" } else { "place" }) x=(format!("{:.4}", l.lon + 180.0)) y=(format!("{:.4}", 90.0 - l.lat)) visibility=[hide.then_some("hidden")] { (l.name) }
                     }
                 }
+                // Round each point a bigger target to tap, under every visible dot so
+                // that a neighbour's target never covers a dot.
+                @for (c, (lat, lon)) in grid.cells.iter().zip(at.iter().copied()) {
+                    @let r = unit * (0.8 + 2.6 * (c.count as f64 / max).sqrt());
+                    a.tap href=(state.with(&[("bbox", &cell_box(c))])) tabindex="-1" aria-hidden="true" {
+                        circle.tap cx=(format!("{:.4}", lon + 180.0)) cy=(format!("{:.4}", 90.0 - lat)) r=(format!("{:.4}", r.max(w / 26.0))) {}
+                    }
+                }
                 @for (c, (lat, lon)) in grid.cells.iter().zip(at) {
                     @let r = unit * (0.8 + 2.6 * (c.count as f64 / max).sqrt());
-                    @let bbox = format!("{},{},{},{}", c.bbox[0], c.bbox[1], c.bbox[2], c.bbox[3]);
-                    a.point href=(state.with(&[("bbox", &bbox)])) aria-label=(format!("{} near {:.2}, {:.2}", plural(c.count, "caption"), lat, lon)) {
-                        // The visible dot, and round it a bigger one to tap.
-                        circle.tap cx=(format!("{:.4}", lon + 180.0)) cy=(format!("{:.4}", 90.0 - lat)) r=(format!("{:.4}", r.max(w / 30.0))) {}
+                    a.point href=(state.with(&[("bbox", &cell_box(c))])) aria-label=(format!("{} near {:.2}, {:.2}", plural(c.count, "caption"), lat, lon)) {
                         circle.dot cx=(format!("{:.4}", lon + 180.0)) cy=(format!("{:.4}", 90.0 - lat)) r=(format!("{r:.4}")) {
                             title { (plural(c.count, "caption")) }
                         }
@@ -207,6 +212,11 @@ pub(crate) fn map(
             }
         }
     }
+}
+
+/// A group's box as the `bbox` filter of its link.
+fn cell_box(c: &GeoCell) -> String {
+    format!("{},{},{},{}", c.bbox[0], c.bbox[1], c.bbox[2], c.bbox[3])
 }
 
 /// Matches over time, each bar a link to its period.
