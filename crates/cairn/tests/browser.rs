@@ -150,6 +150,17 @@ async fn search_facet_timeline_map_caption_in_chromium() {
         )
         .assert()
         .success();
+    // Two texts of one photograph, a word apart: one caption with two variants.
+    for text in [
+        "Men carry a wounded child through the rubble of a market in Douma, Syria, on March 3, 2018. (Photo by Test Person/Sample Wire)\n",
+        "Men carry a wounded child through rubble of a market in Douma, Syria, on March 3, 2018. (Photo by Test Person/Sample Wire)\n",
+    ] {
+        cairn(&data)
+            .args(["ingest", "-"])
+            .write_stdin(text)
+            .assert()
+            .success();
+    }
     // An Arabic caption, to be read right to left.
     cairn(&data)
         .args(["ingest", "-"])
@@ -367,6 +378,7 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     steps::exports_and_copy(&c, &base).await;
     steps::map_labels_points_and_zoom(&c, &base).await;
     steps::caption_page_keeps_the_search(&c, &base).await;
+    steps::variants_are_diffed(&c, &base).await;
     steps::arabic_reads_right_to_left(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
     steps::phone_filters_button(&c, &base).await;

@@ -8,7 +8,7 @@ use cairn_model::Span;
 use cairn_store::{Archive, CaptionView, SourceView};
 use maud::{Markup, PreEscaped, html};
 
-use super::text::{highlighted, word_diff};
+use super::text::{highlighted, query_terms, word_diff};
 use super::{State, field, layout, plural};
 
 /// A link to the search filtered on one field's value.
@@ -109,7 +109,7 @@ pub(crate) fn caption_page(
         main.caption-page {
             p { a.back href=(back.with(&[])) { "← back to results" } }
             h1 { "Caption #" (c.id) }
-            p.text.big dir="auto" { (highlighted(&c.text, c.record.as_ref(), &[])) }
+            p.text.big dir="auto" { (highlighted(&c.text, c.record.as_ref(), &query_terms(back.get("q").unwrap_or("")))) }
             (super::text::legend())
             (record_table(c, country))
             h2 { (plural(c.variants.len() as u64, "variant")) " of the text" }

@@ -183,10 +183,11 @@ pub(crate) fn map(
             }
             svg.world viewBox=(vb) data-view=(vb) data-places-below=(PLACE_LABELS_BELOW) role="img" aria-label="Map" {
                 use.land href=(WORLD) {}
+                // A place's name stands above its point, clear of the largest dot.
                 g.labels font-size=(format!("{font:.4}")) {
                     @for l in labels {
                         @let hide = !l.country && !places_shown;
-                        text class=(if l.country { "country" } else { "place" }) x=(format!("{:.4}", l.lon + 180.0)) y=(format!("{:.4}", 90.0 - l.lat)) visibility=[hide.then_some("hidden")] { (l.name) }
+                        text class=(if l.country { "country" } else { "place" }) x=(format!("{:.4}", l.lon + 180.0)) y=(format!("{:.4}", 90.0 - l.lat)) dy=[(!l.country).then_some("-1.9em")] visibility=[hide.then_some("hidden")] { (l.name) }
                     }
                 }
                 // Round each point a bigger target to tap, under every visible dot so

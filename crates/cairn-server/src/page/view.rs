@@ -315,7 +315,32 @@ fn map_view(
                 country: false,
             }),
     );
+    v.labels = apart(std::mem::take(&mut v.labels), (view[2] - view[0]) / 48.0);
     v.map = Some((grid, view));
+}
+
+/// The labels that do not overlap a label before them, each taken as a box of its
+/// text's rough size at `font` (degrees).
+fn apart(labels: Vec<Label>, font: f64) -> Vec<Label> {
+    let mut kept: Vec<(Label, [f64; 4])> = Vec::new();
+    for l in labels {
+        let half = font * 0.32 * l.name.chars().count() as f64;
+        // A place's name stands above its point (see `map`).
+        let lat = if l.country { l.lat } else { l.lat + font * 1.9 };
+        let b = [
+            l.lon - half,
+            lat - font * 0.6,
+            l.lon + half,
+            lat + font * 0.6,
+        ];
+        let clear = kept
+            .iter()
+            .all(|(_, k)| b[2] < k[0] || b[0] > k[2] || b[3] < k[1] || b[1] > k[3]);
+        if clear {
+            kept.push((l, b));
+        }
+    }
+    kept.into_iter().map(|(l, _)| l).collect()
 }
 
 /// The place facet: countries, or with one place chosen the places inside it and its
@@ -362,6 +387,26 @@ fn place_facet(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_that_would_overlap_are_left_out() {
+        let at = |name: &str, lat: f64, lon: f64| Label {
+            name: name.into(),
+            lat,
+            lon,
+            country: false,
+        };
+        let kept = apart(
+            vec![
+                at("Aleppo", 36.2, 37.16),
+                at("Citadel of Aleppo", 36.199, 37.163),
+                at("Idlib", 35.93, 36.63),
+            ],
+            0.2,
+        );
+        let names: Vec<&str> = kept.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["Aleppo", "Idlib"]);
+    }
 
     #[test]
     fn plain_words_keep_the_words_and_drop_the_syntax() {

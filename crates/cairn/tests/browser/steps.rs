@@ -379,6 +379,35 @@ pub async fn caption_page_keeps_the_search(c: &Client, base: &str) {
     assert_eq!(url.query(), Some("q=Aleppo"));
 }
 
+/// A caption with two texts: its card says so, and its page marks the word between them.
+pub async fn variants_are_diffed(c: &Client, base: &str) {
+    c.goto(&format!("{base}/?q=wounded+child+Douma"))
+        .await
+        .unwrap();
+    assert_eq!(shown_total(c).await, 1, "the two texts are one caption");
+    assert_eq!(text_of(c, "li.hit .variants").await, "2 variants");
+    c.find(Locator::Css("li.hit .prov a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Css("main.caption-page")).await.unwrap();
+    let marked: Vec<String> = {
+        let mut v = Vec::new();
+        for e in c
+            .find_all(Locator::Css("li.variant ins, li.variant del"))
+            .await
+            .unwrap()
+        {
+            v.push(e.text().await.unwrap());
+        }
+        v
+    };
+    assert_eq!(marked, ["the"], "the one word between the texts");
+    shot(c, "19-variant-diff-1400").await;
+}
+
 /// An Arabic caption reads right to left, its evidence still marked.
 pub async fn arabic_reads_right_to_left(c: &Client, base: &str) {
     let url = url::Url::parse_with_params(&format!("{base}/"), &[("q", "مدرسة")]).unwrap();
