@@ -16,14 +16,18 @@ fn search_link(key: &'static str, value: &str, label: &str) -> Markup {
     html! { a href=(State::default().with(&[(key, value)])) { (label) } }
 }
 
+/// A toll as it reads: `19`, or `19–25` when the caption gives a range.
+fn toll(low: u32, high: Option<u32>) -> String {
+    match high {
+        Some(h) if h != low => format!("{low}–{h}"),
+        _ => low.to_string(),
+    }
+}
+
 /// The record's fields; `country` is the location's country by name.
 fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
     let Some(r) = c.record.as_ref() else {
         return html! {};
-    };
-    let range = |low: u32, high: Option<u32>| match high {
-        Some(h) if h != low => format!("{low}–{h}"),
-        _ => low.to_string(),
     };
     html! {
         table.record {
@@ -59,8 +63,8 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
                     }
                 }))
             }
-            @if let Some(k) = &r.casualties.killed { (field("Killed", html! { (range(k.low, k.high)) span.muted { " (“" span dir="auto" { (k.text) } "”)" } })) }
-            @if let Some(k) = &r.casualties.injured { (field("Injured", html! { (range(k.low, k.high)) span.muted { " (“" span dir="auto" { (k.text) } "”)" } })) }
+            @if let Some(k) = &r.casualties.killed { (field("Killed", html! { (toll(k.low, k.high)) span.muted { " (“" span dir="auto" { (k.text) } "”)" } })) }
+            @if let Some(k) = &r.casualties.injured { (field("Injured", html! { (toll(k.low, k.high)) span.muted { " (“" span dir="auto" { (k.text) } "”)" } })) }
             @if !r.persons.is_empty() { (field("People", html! { (r.persons.join(", ")) })) }
             @if !r.organizations.is_empty() { (field("Organisations", html! { (r.organizations.join(", ")) })) }
             @if !r.event_types.is_empty() {
@@ -189,4 +193,16 @@ fn marked_source(text: &str, captions: &[(u64, i64, Span)]) -> Markup {
     }
     out.push_str(&html! { (text[at..]) }.into_string());
     PreEscaped(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toll_of_one_number_reads_as_one() {
+        assert_eq!(toll(19, Some(19)), "19");
+        assert_eq!(toll(19, None), "19");
+        assert_eq!(toll(19, Some(25)), "19–25");
+    }
 }
