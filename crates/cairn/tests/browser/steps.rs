@@ -459,6 +459,18 @@ pub async fn phone_filters_button(c: &Client, base: &str) {
             serde_json::json!(true),
             "{path} scrolls sideways"
         );
+        for tap in c
+            .find_all(Locator::Css("svg.world a.tap circle"))
+            .await
+            .unwrap()
+        {
+            let size = tap.rectangle().await.unwrap();
+            assert!(
+                size.2 >= 24.0,
+                "{path}: a point is {}px across on a phone",
+                size.2
+            );
+        }
         shot(c, name).await;
     }
     let facets = c.find(Locator::Css("aside.facets")).await.unwrap();
