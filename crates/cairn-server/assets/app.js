@@ -1,6 +1,7 @@
 // cairn's page works without this script: every facet, bar and map point is a link.
-// The script adds two things: dragging across the timeline selects a date range, and
-// "/" moves the focus to the search box.
+// The script adds: dragging across the timeline selects a date range; zoom and pan on
+// the map; a box that filters each facet's full list; a button that copies the
+// search's link; and "/" moves the focus to the search box.
 "use strict";
 
 (function () {
@@ -71,8 +72,135 @@
     }
   }
 
+
+  // The map's view as [x, y, width, height] in its SVG units (degrees).
+  function zoomMap(svg) {
+    const tools = svg.parentElement.querySelector(".map-tools");
+    const start = svg.dataset.view.split(" ").map(Number);
+    let view = start.slice();
+    const placesBelow = Number(svg.dataset.placesBelow || 30);
+    const circles = Array.from(svg.querySelectorAll("circle"));
+    for (const c of circles) c.dataset.r0 = c.getAttribute("r");
+    const labels = svg.querySelector("g.labels");
+    const font0 = labels ? Number(labels.getAttribute("font-size")) : 0;
+    const scale = svg.querySelector("g.scale");
+    const set = (v) => {
+      const w = Math.min(Math.max(v[2], 0.05), 360);
+      const h = w * (start[3] / start[2]);
+      view = [v[0] + (v[2] - w) / 2, v[1] + (v[3] - h) / 2, w, h];
+      svg.setAttribute("viewBox", view.map((x) => x.toFixed(4)).join(" "));
+      const k = w / start[2];
+      for (const c of circles) c.setAttribute("r", String(Number(c.dataset.r0) * k));
+      if (labels) {
+        labels.setAttribute("font-size", String(font0 * k));
+        for (const t of labels.querySelectorAll("text.place")) {
+          t.setAttribute("visibility", w < placesBelow ? "visible" : "hidden");
+        }
+      }
+      if (scale) drawScale(scale, view, font0 * k);
+    };
+    const zoomAt = (f, cx, cy) => {
+      const w = view[2] * f, h = view[3] * f;
+      set([cx - (cx - view[0]) * f, cy - (cy - view[1]) * f, w, h]);
+    };
+    const centre = () => [view[0] + view[2] / 2, view[1] + view[3] / 2];
+    if (tools) {
+      tools.hidden = false;
+      tools.addEventListener("click", (ev) => {
+        const b = ev.target.closest("button");
+        if (!b) return;
+        if (b.dataset.zoom === "in") zoomAt(0.5, ...centre());
+        else if (b.dataset.zoom === "out") zoomAt(2, ...centre());
+        else set(start.slice());
+      });
+    }
+    const toMap = (ev) => {
+      const r = svg.getBoundingClientRect();
+      return [view[0] + ((ev.clientX - r.left) / r.width) * view[2],
+              view[1] + ((ev.clientY - r.top) / r.height) * view[3]];
+    };
+    svg.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      zoomAt(ev.deltaY < 0 ? 0.8 : 1.25, ...toMap(ev));
+    }, { passive: false });
+    let drag = null;
+    svg.addEventListener("pointerdown", (ev) => {
+      if (ev.button !== 0) return;
+      drag = { x: ev.clientX, y: ev.clientY, view: view.slice(), moved: false };
+    });
+    svg.addEventListener("pointermove", (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < 5) return;
+      drag.moved = true;
+      const r = svg.getBoundingClientRect();
+      set([drag.view[0] - (dx / r.width) * view[2], drag.view[1] - (dy / r.height) * view[3], drag.view[2], drag.view[3]]);
+    });
+    svg.addEventListener("pointerup", () => {
+      if (drag && drag.moved) {
+        // A drag is not a click on the point it ends on.
+        svg.addEventListener("click", (e) => e.preventDefault(), { once: true, capture: true });
+      }
+      drag = null;
+    });
+  }
+
+  // A round distance about a fifth of the view, at its middle latitude.
+  function drawScale(g, view, font) {
+    const lat = 90 - (view[1] + view[3] / 2);
+    const kmPerDegree = 111.32 * Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
+    const want = (view[2] / 5) * kmPerDegree;
+    const step = Math.pow(10, Math.floor(Math.log10(want)));
+    const km = [5, 2, 1].map((m) => m * step).find((x) => x <= want) || step;
+    const x = view[0] + view[2] * 0.03, y = view[1] + view[3] * 0.95;
+    const line = g.querySelector("line"), text = g.querySelector("text");
+    line.setAttribute("x1", x); line.setAttribute("x2", x + km / kmPerDegree);
+    line.setAttribute("y1", y); line.setAttribute("y2", y);
+    text.setAttribute("x", x); text.setAttribute("y", y - font * 0.5);
+    text.setAttribute("font-size", font);
+    text.textContent = km >= 1 ? `${Math.round(km)} km` : `${Math.round(km * 1000)} m`;
+  }
+
+  function facetFilter(details) {
+    const box = details.querySelector("input.filter");
+    if (!box) return;
+    box.hidden = false;
+    box.addEventListener("input", () => {
+      const want = box.value.trim().toLowerCase();
+      for (const li of details.querySelectorAll("ul.every li")) {
+        li.hidden = want !== "" && !li.textContent.toLowerCase().includes(want);
+      }
+    });
+  }
+
+  function copyLink(button) {
+    button.hidden = false;
+    const label = button.textContent;
+    button.addEventListener("click", async () => {
+      let ok = false;
+      try {
+        // A browser that asks for permission and never answers falls back below.
+        const late = new Promise((_, no) => setTimeout(() => no(new Error("no answer")), 1000));
+        await Promise.race([navigator.clipboard.writeText(window.location.href), late]);
+        ok = true;
+      } catch (_) {
+        const t = document.createElement("textarea");
+        t.value = window.location.href;
+        document.body.appendChild(t);
+        t.select();
+        ok = document.execCommand("copy");
+        t.remove();
+      }
+      button.textContent = ok ? button.dataset.copied : "Copy failed: use the link";
+      setTimeout(() => { button.textContent = label; }, 2500);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     for (const svg of document.querySelectorAll("svg.bars")) brushTimeline(svg);
+    for (const svg of document.querySelectorAll("svg.world[data-view]")) zoomMap(svg);
+    for (const d of document.querySelectorAll("details.all")) facetFilter(d);
+    for (const b of document.querySelectorAll("button.copy")) copyLink(b);
     document.addEventListener("keydown", (ev) => {
       const t = ev.target;
       const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;

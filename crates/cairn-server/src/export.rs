@@ -33,7 +33,7 @@ pub(crate) async fn export(
     params: Params,
     fmt: Result<Query<ExportParams>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult<Response> {
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let p = params?;
     let Query(f) = fmt.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let format: cairn_export::Format = f
         .format

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -397,14 +397,13 @@ async fn stats(State(s): State<AppState>) -> ApiResult<Json<cairn_store::Stats>>
     blocking(move || Ok(Json(s.archive.stats()?))).await
 }
 
-type Params = Result<Query<SearchParams>, axum::extract::rejection::QueryRejection>;
+type Params = Result<SearchParams, ApiError>;
 
 async fn search(
     State(s): State<AppState>,
     params: Params,
 ) -> ApiResult<Json<cairn_store::SearchResults>> {
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let req = request(p, &s.gazetteer)?;
+    let req = request(params?, &s.gazetteer)?;
     let a = s.archive.clone();
     heavy(&s, move |stop| Ok(Json(a.search_until(&req, stop)?))).await
 }
@@ -605,8 +604,8 @@ fn page_error(e: ApiError) -> Response {
 
 async fn search_page(State(s): State<AppState>, params: Params) -> Response {
     let p = match params {
-        Ok(Query(p)) => p,
-        Err(e) => return page_error(ApiError::BadRequest(e.body_text())),
+        Ok(p) => p,
+        Err(e) => return page_error(e),
     };
     let (a, g) = (s.archive.clone(), s.gazetteer.clone());
     match heavy(&s, move |stop| page::search_view(&a, &g, p, stop)).await {
@@ -615,19 +614,38 @@ async fn search_page(State(s): State<AppState>, params: Params) -> Response {
     }
 }
 
-async fn caption_page(State(s): State<AppState>, Path(raw): Path<String>) -> Response {
+async fn caption_page(
+    State(s): State<AppState>,
+    Path(raw): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
     let id = match parse_id(&raw) {
         Ok(id) => id,
         Err(e) => return page_error(e),
     };
-    let a = s.archive.clone();
+    // The search the caption was reached from, for the way back and the search box.
+    let back = SearchParams::parse(query.as_deref().unwrap_or("")).unwrap_or_default();
+    let back = page::State::from_params(&back);
+    let (a, g) = (s.archive.clone(), s.gazetteer.clone());
     match heavy(&s, move |_| {
-        a.caption(id)?
-            .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))
+        let c = a
+            .caption(id)?
+            .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))?;
+        let seen = page::first_seen(&a, &c);
+        let country = c
+            .record
+            .as_ref()
+            .and_then(|r| r.location.as_ref()?.country.as_deref())
+            .and_then(|cc| g.country(cc))
+            .map(|i| g.entry(i).name.clone());
+        Ok((c, seen, country))
     })
     .await
     {
-        Ok(c) => html_response(StatusCode::OK, page::caption_page(&c)),
+        Ok((c, seen, country)) => html_response(
+            StatusCode::OK,
+            page::caption_page(&c, &back, &seen, country.as_deref()),
+        ),
         Err(e) => page_error(e),
     }
 }

@@ -8,6 +8,15 @@ fn param(name: &str, description: &str, schema: Value) -> Value {
     json!({ "name": name, "in": "query", "required": false, "description": description, "schema": schema })
 }
 
+/// A filter that may be repeated (`agency=AFP&agency=Reuters`): its values are OR-ed.
+fn repeated(name: &str, description: &str) -> Value {
+    json!({
+        "name": name, "in": "query", "required": false, "description": description,
+        "schema": { "type": "array", "items": { "type": "string" } },
+        "style": "form", "explode": true
+    })
+}
+
 fn search_params() -> Vec<Value> {
     let s = json!({ "type": "string" });
     vec![
@@ -16,27 +25,26 @@ fn search_params() -> Vec<Value> {
             "Full-text query: words, \"phrases\", AND/OR, -exclusions, (groups) nested at most 32 deep, and word* for every word starting with it (alep* finds Aleppo); empty matches everything",
             s.clone(),
         ),
-        param(
+        repeated(
             "agency",
-            "Agency or distributor; comma-separated alternatives",
-            s.clone(),
+            "Agency or distributor; repeat the parameter (or separate by commas) for alternatives",
         ),
-        param(
+        repeated(
             "photographer",
-            "Photographer; comma-separated alternatives",
-            s.clone(),
+            "Photographer; repeat the parameter (or separate by commas) for alternatives",
         ),
-        param(
+        repeated(
             "place",
-            "Place name or gazetteer id: captions located in it or inside it; comma-separated",
-            s.clone(),
+            "Place name or gazetteer id: captions located in it or inside it; repeat (or separate by commas) for alternatives",
         ),
-        param(
+        repeated(
             "country",
-            "ISO 3166-1 alpha-2 code of the location; comma-separated",
-            s.clone(),
+            "ISO 3166-1 alpha-2 code of the location; repeat (or separate by commas) for alternatives",
         ),
-        param("event", "ACLED sub-event type; comma-separated", s.clone()),
+        repeated(
+            "event",
+            "ACLED sub-event type; repeat (or separate by commas) for alternatives",
+        ),
         param(
             "from",
             "Earliest date, YYYY, YYYY-MM or YYYY-MM-DD (the caption's whole date must lie on or after it)",
@@ -49,7 +57,10 @@ fn search_params() -> Vec<Value> {
             json!({ "type": "integer", "minimum": 0 }),
         ),
         param("bbox", "west,south,east,north in degrees", s.clone()),
-        param("source", "A source uri prefix", s.clone()),
+        repeated(
+            "source",
+            "A source uri prefix; repeat for alternatives (uris may hold commas, so no comma splitting)",
+        ),
         param(
             "sort",
             "relevance (default), date (oldest first) or -date",

@@ -4,23 +4,22 @@
 
 use cairn_gazetteer::Gazetteer;
 use cairn_store::{Filters, SearchRequest, Sort};
-use serde::Deserialize;
 
 use crate::{ApiError, ApiResult, MAX_LIMIT, MAX_QUERY_BYTES, MAX_WINDOW};
 
-/// The parameters of `/api/search`, `/api/export` and the page `/`.
-#[derive(Debug, Default, Clone, Deserialize)]
+/// The parameters of `/api/search`, `/api/export` and the page `/`. Each filter may be
+/// repeated (`agency=AFP&agency=Reuters`) and each value may hold comma-separated
+/// alternatives; the alternatives of one filter are OR-ed, the filters AND-ed.
+#[derive(Debug, Default, Clone)]
 pub(crate) struct SearchParams {
-    #[serde(default)]
     pub(crate) q: String,
     pub(crate) limit: Option<usize>,
     pub(crate) offset: Option<usize>,
-    /// Comma-separated alternatives.
-    pub(crate) agency: Option<String>,
-    pub(crate) photographer: Option<String>,
-    pub(crate) place: Option<String>,
-    pub(crate) country: Option<String>,
-    pub(crate) event: Option<String>,
+    pub(crate) agency: Vec<String>,
+    pub(crate) photographer: Vec<String>,
+    pub(crate) place: Vec<String>,
+    pub(crate) country: Vec<String>,
+    pub(crate) event: Vec<String>,
     pub(crate) from: Option<String>,
     pub(crate) to: Option<String>,
     pub(crate) killed_min: Option<u32>,
@@ -34,24 +33,83 @@ pub(crate) struct SearchParams {
     pub(crate) histogram: Option<String>,
     /// Map zoom at which to cluster located matches.
     pub(crate) zoom: Option<u8>,
-    /// A source uri prefix (one; uris may hold commas).
-    pub(crate) source: Option<String>,
+    /// Source uri prefixes (one a parameter; uris may hold commas).
+    pub(crate) source: Vec<String>,
+}
+
+impl SearchParams {
+    /// Reads a query string. Unknown keys are left to other readers (`format`); a
+    /// number that does not read is refused with a sentence naming the parameter, and an
+    /// empty value (an empty form field) counts as absent.
+    pub(crate) fn parse(query: &str) -> ApiResult<SearchParams> {
+        let mut p = SearchParams::default();
+        for (k, v) in form_urlencoded::parse(query.as_bytes()) {
+            let v = v.into_owned();
+            match k.as_ref() {
+                "q" if p.q.is_empty() => p.q = v,
+                "q" => {
+                    p.q.push(' ');
+                    p.q.push_str(&v);
+                }
+                "agency" => p.agency.push(v),
+                "photographer" => p.photographer.push(v),
+                "place" => p.place.push(v),
+                "country" => p.country.push(v),
+                "event" => p.event.push(v),
+                "source" => p.source.push(v),
+                "limit" => p.limit = number("limit", &v)?,
+                "offset" => p.offset = number("offset", &v)?,
+                "killed_min" => p.killed_min = number("killed_min", &v)?,
+                "zoom" => p.zoom = number("zoom", &v)?,
+                "from" => p.from = Some(v),
+                "to" => p.to = Some(v),
+                "bbox" => p.bbox = Some(v),
+                "sort" => p.sort = Some(v),
+                "facets" => p.facets = Some(v),
+                "histogram" => p.histogram = Some(v),
+                _ => {}
+            }
+        }
+        Ok(p)
+    }
+}
+
+/// `SearchParams` straight from a request's query string; a refusal is the API's
+/// `bad_request`.
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SearchParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        SearchParams::parse(parts.uri.query().unwrap_or(""))
+    }
+}
+
+fn number<T: std::str::FromStr>(name: &str, v: &str) -> ApiResult<Option<T>> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Ok(None);
+    }
+    v.parse().map(Some).map_err(|_| {
+        ApiError::BadRequest(format!("{name} must be a whole number in range, not {v:?}"))
+    })
 }
 
 fn flag(v: &Option<String>) -> bool {
     matches!(v.as_deref(), Some("1" | "true" | "yes"))
 }
 
-fn list(v: &Option<String>) -> Vec<String> {
-    v.as_deref()
-        .map(|s| {
-            s.split(',')
-                .map(str::trim)
-                .filter(|x| !x.is_empty())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default()
+/// Every value of a repeated parameter, each split at its commas.
+fn list(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for x in values.iter().flat_map(|s| s.split(',')).map(str::trim) {
+        if !x.is_empty() && !out.iter().any(|o| o == x) {
+            out.push(x.to_string());
+        }
+    }
+    out
 }
 
 /// Turns place names into gazetteer paths (ids, outermost first).
@@ -88,9 +146,14 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
             "offset + limit is over {MAX_WINDOW}"
         )));
     }
-    let bbox = p.bbox.as_deref().map(parse_bbox).transpose()?;
+    let bbox = p
+        .bbox
+        .as_deref()
+        .filter(|b| !b.trim().is_empty())
+        .map(parse_bbox)
+        .transpose()?;
     let sort = match p.sort.as_deref() {
-        None | Some("relevance") => Sort::Relevance,
+        None | Some("" | "relevance") => Sort::Relevance,
         Some("date") => Sort::DateAsc,
         Some("-date") => Sort::DateDesc,
         Some(other) => return Err(ApiError::BadRequest(format!("unknown sort {other:?}"))),
@@ -101,8 +164,8 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         place: place_paths(gazetteer, &list(&p.place)).map_err(ApiError::BadRequest)?,
         country: list(&p.country),
         event: list(&p.event),
-        from: p.from.filter(|s| !s.is_empty()),
-        to: p.to.filter(|s| !s.is_empty()),
+        from: p.from.filter(|s| !s.trim().is_empty()),
+        to: p.to.filter(|s| !s.trim().is_empty()),
         killed_min: p.killed_min,
         bbox,
         source: p.source.into_iter().filter(|s| !s.is_empty()).collect(),

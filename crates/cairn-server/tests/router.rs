@@ -275,7 +275,10 @@ async fn the_page_is_server_rendered_escaped_and_guarded() {
     let html = r.text();
     assert!(html.contains(r#"<strong id="total">1</strong>"#), "{html}");
     assert!(html.contains(r#"value="homs""#), "the query is in the box");
-    assert!(html.contains("agency: Reuters"), "the filter is shown");
+    assert!(
+        html.contains(r#"<span class="key">agency</span> Reuters"#),
+        "the filter is shown"
+    );
     assert!(
         html.contains(r#"<mark class="ev ev-place""#),
         "evidence marked"

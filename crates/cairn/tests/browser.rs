@@ -4,6 +4,8 @@
 //! the same query and saves a screenshot under target/e2e/.
 
 mod common;
+#[path = "browser/steps.rs"]
+mod steps;
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -148,6 +150,25 @@ async fn search_facet_timeline_map_caption_in_chromium() {
         )
         .assert()
         .success();
+    // Two texts of one photograph, a word apart: one caption with two variants.
+    for text in [
+        "Men carry a wounded child through the rubble of a market in Douma, Syria, on March 3, 2018. (Photo by Test Person/Sample Wire)\n",
+        "Men carry a wounded child through rubble of a market in Douma, Syria, on March 3, 2018. (Photo by Test Person/Sample Wire)\n",
+    ] {
+        cairn(&data)
+            .args(["ingest", "-"])
+            .write_stdin(text)
+            .assert()
+            .success();
+    }
+    // An Arabic caption, to be read right to left.
+    cairn(&data)
+        .args(["ingest", "-"])
+        .write_stdin(
+            "أطفال يلعبون قرب مدرسة مدمرة في حلب، سوريا، 24 تشرين الثاني 2016. (تصوير سامي كاتب / أ ف ب)\n",
+        )
+        .assert()
+        .success();
 
     let port = free_port();
     let bin = assert_cmd::cargo::cargo_bin("cairn");
@@ -187,6 +208,7 @@ async fn search_facet_timeline_map_caption_in_chromium() {
         .await
         .expect("connect to chromedriver");
     let base = format!("http://127.0.0.1:{port}");
+    c.set_window_size(1400, 1000).await.unwrap();
 
     // 1. The page lists everything, server-rendered.
     c.goto(&format!("{base}/")).await.unwrap();
@@ -290,18 +312,9 @@ async fn search_facet_timeline_map_caption_in_chromium() {
 
     // 5. A map point: filters to the matches around it.
     c.goto(&format!("{base}/")).await.unwrap();
-    let point = c
-        .find(Locator::Css("svg.world a.point circle"))
-        .await
-        .unwrap();
-    let label = c
-        .find(Locator::Css("svg.world a.point"))
-        .await
-        .unwrap()
-        .attr("aria-label")
-        .await
-        .unwrap()
-        .unwrap();
+    let chosen = steps::free_point(&c).await;
+    let point = chosen.find(Locator::Css("circle.dot")).await.unwrap();
+    let label = chosen.attr("aria-label").await.unwrap().unwrap();
     let cell: u64 = label.split(' ').next().unwrap().parse().unwrap();
     let before = c.current_url().await.unwrap();
     point.click().await.unwrap();
@@ -318,7 +331,13 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     // 6. A caption page: every variant and source.
     let link = c.find(Locator::Css("li.hit .prov a")).await.unwrap();
     let href = link.attr("href").await.unwrap().unwrap();
-    let id: i64 = href.trim_start_matches("/captions/").parse().unwrap();
+    let id: i64 = href
+        .trim_start_matches("/captions/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     link.click().await.unwrap();
     c.find(Locator::Css("main.caption-page")).await.unwrap();
     assert_eq!(text_of(&c, "h1").await, format!("Caption #{id}"));
@@ -352,22 +371,17 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     assert_ne!(c.title().await.unwrap(), "pwned");
     shot(&c, "07-markup-as-text").await;
 
+    steps::two_values_of_a_facet(&c, &base, &data).await;
+    steps::show_all_and_filter(&c, &base).await;
+    steps::chips_are_names(&c, &base).await;
+    steps::forgiving_search(&c, &base).await;
+    steps::exports_and_copy(&c, &base).await;
+    steps::map_labels_points_and_zoom(&c, &base).await;
+    steps::caption_page_keeps_the_search(&c, &base).await;
+    steps::variants_are_diffed(&c, &base).await;
+    steps::arabic_reads_right_to_left(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
-    c.set_window_size(390, 844).await.unwrap();
-    c.goto(&format!("{base}/?q=Aleppo")).await.unwrap();
-    let fits = c
-        .execute(
-            "return document.documentElement.scrollWidth <= window.innerWidth;",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        fits,
-        serde_json::json!(true),
-        "the page scrolls sideways on a phone"
-    );
-    shot(&c, "08-phone").await;
+    steps::phone_filters_button(&c, &base).await;
 
     c.close().await.unwrap();
 }

@@ -1,0 +1,420 @@
+//! What the search page shows, gathered from the archive before any markup: the hits,
+//! each facet counted without its own filter, the map with its labels and its points'
+//! places, names for every id, and what to try when nothing matches.
+
+use std::collections::HashMap;
+
+use cairn_gazetteer::Gazetteer;
+use cairn_store::{Archive, FacetCount, Facets, GeoGrid, SearchRequest, SearchResults, Stop};
+
+use super::map::{Label, fit, zoom_for};
+use super::{PAGE_SIZE, State};
+use crate::{ApiError, ApiResult, MAX_LIMIT, SearchParams};
+
+/// Located captions sampled to place each map point at its most common place.
+const MAP_SAMPLE: usize = MAX_LIMIT;
+/// Country and place names drawn on the map at most.
+const MAP_LABELS: usize = 14;
+
+/// Everything the search page shows.
+#[derive(Default)]
+pub(crate) struct SearchView {
+    pub state: State,
+    pub results: Option<SearchResults>,
+    /// Facet counts, each field counted without its own filter.
+    pub facets: Option<Facets>,
+    pub error: Option<String>,
+    /// A friendly line about how the search was read.
+    pub notice: Option<String>,
+    pub offset: usize,
+    pub limit: usize,
+    /// The sort in force (`relevance`, `-date` or `date`).
+    pub sort: &'static str,
+    pub map: Option<(GeoGrid, [f64; 4])>,
+    pub labels: Vec<Label>,
+    pub samples: Vec<(f64, f64)>,
+    /// The place facet: (gazetteer id, name, count).
+    pub places: Vec<(String, String, u64)>,
+    /// With one place chosen: its way up, outermost first, as (id, name).
+    pub breadcrumb: Vec<(String, String)>,
+    /// Names of ids: ("country", "SY") → "Syria".
+    pub names: HashMap<(&'static str, String), String>,
+    /// Variants of each hit's caption.
+    pub variants: HashMap<i64, usize>,
+    pub terms: Vec<String>,
+}
+
+impl SearchView {
+    /// The name a filter value reads as: a place or country by its name, a box as
+    /// "map area", anything else as it is.
+    pub fn name_of(&self, key: &'static str, value: &str) -> String {
+        if key == "bbox" {
+            return "map area".into();
+        }
+        self.names
+            .get(&(key, value.to_string()))
+            .cloned()
+            .unwrap_or_else(|| value.to_string())
+    }
+}
+
+/// Every country the gazetteer knows, by ISO code.
+fn countries(g: &Gazetteer) -> Vec<(String, cairn_gazetteer::PlaceId)> {
+    let mut out = Vec::new();
+    for a in b'A'..=b'Z' {
+        for b in b'A'..=b'Z' {
+            let cc = String::from_utf8(vec![a, b]).unwrap_or_default();
+            if let Some(id) = g.country(&cc) {
+                out.push((cc, id));
+            }
+        }
+    }
+    out
+}
+
+/// A query's words with the query language's marks taken out, for text that does not
+/// read as a query.
+pub(crate) fn plain_words(q: &str) -> String {
+    q.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| match w {
+            "AND" | "OR" | "NOT" => w.to_lowercase(),
+            _ => w.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs a search; text the query language refuses is searched again as plain words,
+/// with a notice saying so.
+fn search_forgiving(
+    archive: &Archive,
+    req: &mut SearchRequest,
+    stop: &Stop,
+) -> ApiResult<(SearchResults, Option<String>)> {
+    match archive.search_until(req, stop).map_err(ApiError::from) {
+        Ok(r) => Ok((r, None)),
+        Err(ApiError::BadRequest(_)) if !req.query.trim().is_empty() => {
+            let typed = std::mem::take(&mut req.query);
+            req.query = plain_words(&typed);
+            let r = archive.search_until(req, stop).map_err(ApiError::from)?;
+            let notice = format!(
+                "“{typed}” does not read as a query, so its words were searched as plain words{}.",
+                if req.query.is_empty() {
+                    " (none were left)"
+                } else {
+                    ""
+                }
+            );
+            Ok((r, Some(notice)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs the searches the page needs: hits with facets and histogram, each active facet
+/// again without its own filter, the map at a zoom that fits the located matches.
+pub(crate) fn search_view(
+    archive: &Archive,
+    g: &Gazetteer,
+    p: SearchParams,
+    stop: &Stop,
+) -> ApiResult<SearchView> {
+    let state = State::from_params(&p);
+    let offset = p.offset.unwrap_or(0);
+    let limit = p.limit.unwrap_or(PAGE_SIZE).clamp(1, 100);
+    let mut v = SearchView {
+        state,
+        offset,
+        limit,
+        terms: super::text::query_terms(&p.q),
+        ..SearchView::default()
+    };
+    // An empty query has no relevance: it shows the newest first.
+    let sort = p
+        .sort
+        .clone()
+        .filter(|s| !s.is_empty())
+        .or_else(|| p.q.trim().is_empty().then(|| "-date".to_string()));
+    let made = crate::request(
+        SearchParams {
+            limit: Some(limit),
+            sort: sort.clone(),
+            facets: Some("1".into()),
+            histogram: Some("1".into()),
+            zoom: Some(2),
+            ..p.clone()
+        },
+        g,
+    );
+    v.sort = match sort.as_deref() {
+        Some("-date") => "-date",
+        Some("date") => "date",
+        _ => "relevance",
+    };
+    name_everything(&mut v, g, &p);
+    let mut req = match made {
+        Ok(r) => r,
+        Err(ApiError::BadRequest(m)) => {
+            v.error = Some(m);
+            return Ok(v);
+        }
+        Err(e) => return Err(e),
+    };
+    let results = match search_forgiving(archive, &mut req, stop) {
+        Ok((r, notice)) => {
+            v.notice = notice;
+            r
+        }
+        Err(ApiError::BadRequest(m)) => {
+            v.error = Some(format!("This search could not be run: {m}"));
+            return Ok(v);
+        }
+        Err(e) => return Err(e),
+    };
+    v.facets = results.facets.clone();
+    open_facets(&mut v, archive, &req, stop)?;
+    map_view(&mut v, archive, g, &req, &results, stop);
+    place_facet(&mut v, archive, g, &req, &results)?;
+    for h in &results.hits {
+        if let Ok(Some(c)) = archive.caption(h.id) {
+            v.variants.insert(h.id, c.variants.len());
+        }
+    }
+    v.results = Some(results);
+    Ok(v)
+}
+
+/// Names for the ids the page may show: countries by code, chosen places by name.
+fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
+    for (cc, id) in countries(g) {
+        let name = g.entry(id).name.clone();
+        v.names.insert(("country", cc.clone()), name.clone());
+        v.names.insert(("country", cc.to_lowercase()), name);
+    }
+    for place in &p.place {
+        if let Some(id) = g.best_match(place) {
+            v.names
+                .insert(("place", place.clone()), g.entry(id).name.clone());
+        }
+    }
+    if let Some(k) = p.killed_min {
+        v.names.insert(("killed_min", k.to_string()), k.to_string());
+    }
+}
+
+/// Each facet with values chosen, counted again without its own filter so that its
+/// other values stay in view to be added.
+fn open_facets(
+    v: &mut SearchView,
+    archive: &Archive,
+    req: &SearchRequest,
+    stop: &Stop,
+) -> ApiResult<()> {
+    let Some(facets) = v.facets.as_mut() else {
+        return Ok(());
+    };
+    type Pick = fn(&mut cairn_store::Filters) -> &mut Vec<String>;
+    type Field = fn(&mut Facets) -> &mut Vec<FacetCount>;
+    let fields: [(Pick, Field); 4] = [
+        (|f| &mut f.agency, |x| &mut x.agency),
+        (|f| &mut f.photographer, |x| &mut x.photographer),
+        (|f| &mut f.country, |x| &mut x.country),
+        (|f| &mut f.event, |x| &mut x.event_type),
+    ];
+    for (pick, field) in fields {
+        let mut r = req.clone();
+        if pick(&mut r.filters).is_empty() {
+            continue;
+        }
+        pick(&mut r.filters).clear();
+        r.limit = 1;
+        r.offset = 0;
+        r.histogram = false;
+        r.geo_zoom = None;
+        if let Some(mut counted) = archive.search_until(&r, stop)?.facets {
+            *field(facets) = std::mem::take(field(&mut counted));
+        }
+    }
+    Ok(())
+}
+
+/// The map: a view fitting the located matches, its grid at the matching zoom, the
+/// names to draw, and a sample of located captions to place each point.
+fn map_view(
+    v: &mut SearchView,
+    archive: &Archive,
+    g: &Gazetteer,
+    req: &SearchRequest,
+    results: &SearchResults,
+    stop: &Stop,
+) {
+    let Some(coarse) = results.geo.as_ref() else {
+        return;
+    };
+    let view = fit(coarse);
+    let zoom = zoom_for(&view);
+    let sample = SearchRequest {
+        limit: MAP_SAMPLE,
+        offset: 0,
+        facets: false,
+        histogram: false,
+        geo_zoom: (zoom != coarse.zoom).then_some(zoom),
+        ..req.clone()
+    };
+    let found = archive.search_until(&sample, stop).ok();
+    let grid = found
+        .as_ref()
+        .and_then(|r| r.geo.clone())
+        .unwrap_or_else(|| coarse.clone());
+    let mut places: Vec<(String, f64, f64, usize)> = Vec::new();
+    for h in found.iter().flat_map(|r| &r.hits) {
+        let Some(l) = h.record.as_ref().and_then(|r| r.location.as_ref()) else {
+            continue;
+        };
+        v.samples.push((l.lat, l.lon));
+        match places.iter_mut().find(|p| p.0 == l.name) {
+            Some(p) => p.3 += 1,
+            None => places.push((l.name.clone(), l.lat, l.lon, 1)),
+        }
+    }
+    let inside =
+        |lat: f64, lon: f64| lon >= view[0] && lon <= view[2] && lat >= view[1] && lat <= view[3];
+    let mut countries: Vec<(u64, Label)> = countries(g)
+        .into_iter()
+        .map(|(_, id)| g.entry(id))
+        .filter(|e| inside(e.lat, e.lon))
+        .map(|e| {
+            (
+                e.population,
+                Label {
+                    name: e.name.clone(),
+                    lat: e.lat,
+                    lon: e.lon,
+                    country: true,
+                },
+            )
+        })
+        .collect();
+    countries.sort_by_key(|c| std::cmp::Reverse(c.0));
+    places.sort_by_key(|p| std::cmp::Reverse(p.3));
+    v.labels = countries
+        .into_iter()
+        .map(|(_, l)| l)
+        .take(MAP_LABELS)
+        .collect();
+    v.labels.extend(
+        places
+            .into_iter()
+            .filter(|p| inside(p.1, p.2))
+            .take(MAP_LABELS)
+            .map(|p| Label {
+                name: p.0,
+                lat: p.1,
+                lon: p.2,
+                country: false,
+            }),
+    );
+    v.labels = apart(std::mem::take(&mut v.labels), (view[2] - view[0]) / 48.0);
+    v.map = Some((grid, view));
+}
+
+/// The labels that do not overlap a label before them, each taken as a box of its
+/// text's rough size at `font` (degrees).
+fn apart(labels: Vec<Label>, font: f64) -> Vec<Label> {
+    let mut kept: Vec<(Label, [f64; 4])> = Vec::new();
+    for l in labels {
+        let half = font * 0.32 * l.name.chars().count() as f64;
+        // A place's name stands above its point (see `map`).
+        let lat = if l.country { l.lat } else { l.lat + font * 1.9 };
+        let b = [
+            l.lon - half,
+            lat - font * 0.6,
+            l.lon + half,
+            lat + font * 0.6,
+        ];
+        let clear = kept
+            .iter()
+            .all(|(_, k)| b[2] < k[0] || b[0] > k[2] || b[3] < k[1] || b[1] > k[3]);
+        if clear {
+            kept.push((l, b));
+        }
+    }
+    kept.into_iter().map(|(l, _)| l).collect()
+}
+
+/// The place facet: countries, or with one place chosen the places inside it and its
+/// way up the hierarchy.
+fn place_facet(
+    v: &mut SearchView,
+    archive: &Archive,
+    g: &Gazetteer,
+    req: &SearchRequest,
+    results: &SearchResults,
+) -> ApiResult<()> {
+    let named = |list: &[FacetCount]| -> Vec<(String, String, u64)> {
+        list.iter()
+            .map(|c| {
+                let name = g
+                    .best_match(&c.value)
+                    .map(|i| g.entry(i).name.clone())
+                    .unwrap_or_else(|| c.value.clone());
+                (c.value.clone(), name, c.count)
+            })
+            .collect()
+    };
+    let chosen: Vec<&str> = v.state.values("place").collect();
+    if let ([one], [path]) = (chosen.as_slice(), req.filters.place.as_slice()) {
+        let mut r = req.clone();
+        r.facets = false;
+        v.places = named(&archive.place_children(&r, path)?);
+        if let Some(id) = g.best_match(one) {
+            v.breadcrumb = g
+                .path(id)
+                .into_iter()
+                .map(|p| (g.entry(p).id.clone(), g.entry(p).name.clone()))
+                .collect();
+        }
+    } else if let Some(f) = &results.facets {
+        v.places = named(&f.place);
+    }
+    for (id, name, _) in &v.places {
+        v.names.insert(("place", id.clone()), name.clone());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_that_would_overlap_are_left_out() {
+        let at = |name: &str, lat: f64, lon: f64| Label {
+            name: name.into(),
+            lat,
+            lon,
+            country: false,
+        };
+        let kept = apart(
+            vec![
+                at("Aleppo", 36.2, 37.16),
+                at("Citadel of Aleppo", 36.199, 37.163),
+                at("Idlib", 35.93, 36.63),
+            ],
+            0.2,
+        );
+        let names: Vec<&str> = kept.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["Aleppo", "Idlib"]);
+    }
+
+    #[test]
+    fn plain_words_keep_the_words_and_drop_the_syntax() {
+        assert_eq!(plain_words("Ma'arrat al-Numan"), "Ma arrat al Numan");
+        assert_eq!(plain_words("(Kyiv"), "Kyiv");
+        assert_eq!(plain_words("AND"), "and");
+        assert_eq!(plain_words("time: 10"), "time 10");
+        assert_eq!(plain_words("\"unclosed"), "unclosed");
+        assert_eq!(plain_words("-"), "");
+    }
+}
