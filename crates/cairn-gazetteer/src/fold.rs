@@ -127,12 +127,32 @@ fn drop_articles(s: String) -> String {
     out
 }
 
+/// Letters a skeleton drops: the Latin vowels with `w` and `y`, and the Arabic long
+/// vowels and hamza, which Arabic spellings of foreign names put in or leave out
+/// (`خاركيف`, `خاركوف`; `سيمفيروبول`, `سيمفروبول`).
+fn is_vowel_letter(c: char) -> bool {
+    matches!(
+        c,
+        'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'w' | 'ا' | 'و' | 'ي' | 'ء'
+    )
+}
+
+/// An Arabic word without its first alef: the hamza it carried is as often written with
+/// its alef as left out (`أعزاز`, `عزاز`).
+fn drop_initial_alef(word: &str) -> &str {
+    word.strip_prefix('ا')
+        .filter(|r| r.chars().count() >= 2)
+        .unwrap_or(word)
+}
+
 /// A transliteration skeleton of a folded name: per word, the first letter and then its
-/// consonants without repeats (vowels and `w`/`y` dropped, a final `h` after a vowel
-/// dropped, `q` as `k`). `douma` and `duma` → `dm`; `jobar` and `jawbar` → `jbr`.
+/// consonants without repeats (vowels, `w`/`y` and Arabic long vowels dropped, a final
+/// `h` after a vowel dropped, `q` as `k`, an Arabic word's first alef dropped). `douma` and
+/// `duma` → `dm`; `jobar` and `jawbar` → `jbr`.
 pub fn skeleton(folded: &str) -> String {
     let mut out = String::with_capacity(folded.len());
     for word in folded.split(' ') {
+        let word = drop_initial_alef(word);
         let mut rev = word.chars().rev();
         let Some(final_char) = rev.next() else {
             continue;
@@ -151,7 +171,7 @@ pub fn skeleton(folded: &str) -> String {
         let mut last = first;
         for c in chars {
             let c = map(c);
-            if "aeiouyw".contains(c) {
+            if is_vowel_letter(c) {
                 continue;
             }
             if c != last {
@@ -181,7 +201,7 @@ mod tests {
     fn skeleton_plain(folded: &str) -> String {
         let mut words = Vec::new();
         for word in folded.split(' ') {
-            let chars: Vec<char> = word.chars().collect();
+            let chars: Vec<char> = drop_initial_alef(word).chars().collect();
             if chars.is_empty() {
                 continue;
             }
@@ -195,10 +215,10 @@ mod tests {
             w.push(last);
             for &c in &chars[1..end] {
                 let c = map(c);
-                if !"aeiouyw".contains(c) && c != last {
+                if !is_vowel_letter(c) && c != last {
                     w.push(c);
                 }
-                if !"aeiouyw".contains(c) {
+                if !is_vowel_letter(c) {
                     last = c;
                 }
             }
@@ -256,6 +276,11 @@ mod tests {
         assert_eq!(sk("Khan Sheikhoun"), sk("Khān Shaykhūn"));
         assert_eq!(sk("Raqqa"), sk("Raqqah"));
         assert_ne!(sk("Homs"), sk("Hama"));
+        // Arabic spellings of foreign names, with and without their long vowels.
+        assert_eq!(sk("خاركيف"), sk("خاركوف"));
+        assert_eq!(sk("سيمفيروبول"), sk("سيمفروبول"));
+        assert_ne!(sk("حلب"), sk("حماة"));
+        assert_eq!(sk("أعزاز"), sk("عزاز"));
     }
 
     #[test]

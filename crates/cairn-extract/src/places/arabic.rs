@@ -65,6 +65,8 @@ const FLIGHT: &[&str] = &[
     "فر",
     "فرت",
     "فرار",
+    "الفرار",
+    "النازحين",
     "هربا",
     "هربوا",
     "نزحوا",
@@ -80,6 +82,21 @@ const CONSTRUCT_HEADS: &[&str] = &[
     "باب", "تل", "دير", "عين", "بيت", "كفر", "جسر", "راس", "خان", "بئر", "سوق", "جبل", "وادي",
     "ام", "ابو", "بني", "مرج", "قصر", "برج", "حاره", "شارع", "ساحه", "دوار",
 ];
+
+/// The letters a word list is compared under, made without the gazetteer's full fold
+/// (every Arabic word of a caption is asked about): harakat and tatweel dropped, hamza
+/// forms of alef as alef, taa marbuta as `ه`, alef maqsura as `ي`.
+fn light_fold(word: &str) -> String {
+    word.chars()
+        .filter_map(|c| match c {
+            '\u{064B}'..='\u{065F}' | '\u{0670}' | 'ـ' => None,
+            'أ' | 'إ' | 'آ' | 'ٱ' => Some('ا'),
+            'ة' => Some('ه'),
+            'ى' => Some('ي'),
+            c => Some(c),
+        })
+        .collect()
+}
 
 fn is_arabic(word: &str) -> bool {
     word.chars()
@@ -114,7 +131,7 @@ pub(super) fn kind_word(word: &str) -> Option<(PlaceKind, bool)> {
         if w.starts_with("ال") {
             return None;
         }
-        let f = fold(w);
+        let f = light_fold(w);
         KIND_WORDS
             .iter()
             .find(|(k, _)| *k == f)
@@ -131,7 +148,7 @@ fn preposition(word: &str) -> Option<Role> {
     if !is_arabic(word) {
         return None;
     }
-    let f = fold(word);
+    let f = light_fold(word);
     PREPOSITIONS.iter().find(|(p, _)| *p == f).map(|&(_, r)| r)
 }
 
@@ -169,7 +186,7 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     // The verb often opens the clause, its subject between it and `من`.
     let fled = before[i + 1..]
         .iter()
-        .any(|w| FLIGHT.contains(&fold(w).as_str()));
+        .any(|w| FLIGHT.contains(&light_fold(w).as_str()));
     Some(if fled {
         Role::Origin
     } else if i > 0 {
@@ -182,7 +199,7 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
 /// Whether a one-word Arabic match is only the head of a longer name the run goes on
 /// with (`باب` of `باب الحديد`).
 pub(super) fn is_bare_head(raw: &str, run_goes_on: bool) -> bool {
-    run_goes_on && is_arabic(raw) && CONSTRUCT_HEADS.contains(&fold(raw).as_str())
+    run_goes_on && is_arabic(raw) && CONSTRUCT_HEADS.contains(&light_fold(raw).as_str())
 }
 
 /// Places of a name with letters glued to it (`لبيروت`, `وحلب`): looked up without
@@ -255,7 +272,7 @@ fn kind_before(text: &str, start: usize) -> Option<(PlaceKind, String)> {
     let before = text[..start].trim_end_matches(|c: char| c.is_whitespace() || is_quote(c));
     let w = before.rsplit(char::is_whitespace).next()?;
     let (k, _) = kind_word(w)?;
-    Some((k, unglued(w).map(fold).last().unwrap_or_default()))
+    Some((k, unglued(w).map(light_fold).last().unwrap_or_default()))
 }
 
 /// Whether a match at `start` must be a well-known place: `part` when it covers only

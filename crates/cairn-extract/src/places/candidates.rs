@@ -179,6 +179,7 @@ impl Scan<'_> {
                 && is_arabic(self.word(j + 1))
                 && !is_arabic_cue(self.lower_at(j + 1))
                 && super::arabic::unglued_places(self.g, self.word(j + 1)).is_none()
+                && demonym_country(self.lower_at(j + 1)).is_none()
             {
                 j += 1;
             }
