@@ -38,6 +38,11 @@ fn search_params() -> Vec<Value> {
         ),
         param("event", "ACLED sub-event type; comma-separated", s.clone()),
         param(
+            "lang",
+            "Language of the caption, ISO 639-1 (en, fr, es, de, ar); comma-separated",
+            s.clone(),
+        ),
+        param(
             "from",
             "Earliest date, YYYY, YYYY-MM or YYYY-MM-DD (the caption's whole date must lie on or after it)",
             s.clone(),

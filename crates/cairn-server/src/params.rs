@@ -21,6 +21,8 @@ pub(crate) struct SearchParams {
     pub(crate) place: Option<String>,
     pub(crate) country: Option<String>,
     pub(crate) event: Option<String>,
+    /// Language of the caption (ISO 639-1).
+    pub(crate) lang: Option<String>,
     pub(crate) from: Option<String>,
     pub(crate) to: Option<String>,
     pub(crate) killed_min: Option<u32>,
@@ -101,6 +103,7 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         place: place_paths(gazetteer, &list(&p.place)).map_err(ApiError::BadRequest)?,
         country: list(&p.country),
         event: list(&p.event),
+        lang: list(&p.lang),
         from: p.from.filter(|s| !s.is_empty()),
         to: p.to.filter(|s| !s.is_empty()),
         killed_min: p.killed_min,
