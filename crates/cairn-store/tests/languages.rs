@@ -222,7 +222,8 @@ fn text_that_is_not_the_query_language_is_searched_as_plain_words() {
         ("(Kyiv", vec![9]),
         ("\"old city", vec![1]),
         ("time: 10", vec![]),
-        ("market AND", vec![]),
+        ("market AND", vec![8]),
+        ("NOT market OR", vec![8]),
     ] {
         let r = search(&a, q, Filters::default());
         let notice = r.notice.clone().unwrap_or_default();

@@ -177,13 +177,19 @@ impl SearchIndex {
     }
 
     /// The text as plain words: every run of characters between spaces that holds a
-    /// word is required, operators and quotes are read as the characters they are.
+    /// word is required; quotes and brackets are read as the characters they are.
     fn plain_query(&self, query: &str, why: &str) -> (Box<dyn Query>, Option<String>) {
-        let chunks: Vec<&str> = query
+        let mut chunks: Vec<&str> = query
             .split_whitespace()
             .filter(|c| !self.words(c).is_empty() || !self.lang_words(c).is_empty())
             .take(crate::query::MAX_PLAIN_WORDS)
             .collect();
+        // An operator left hanging (`smoke AND`) was meant as one, not as a word;
+        // alone, it is the word.
+        let operator = |c: &&str| matches!(*c, "AND" | "OR" | "NOT");
+        if !chunks.iter().all(operator) {
+            chunks.retain(|c| !operator(c));
+        }
         if chunks.is_empty() {
             let notice =
                 format!("{query:?} holds no words to search ({why}); showing every caption");
