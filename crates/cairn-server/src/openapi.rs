@@ -45,6 +45,10 @@ fn search_params() -> Vec<Value> {
             "event",
             "ACLED sub-event type; repeat (or separate by commas) for alternatives",
         ),
+        repeated(
+            "lang",
+            "Language of the caption, ISO 639-1 (en, fr, es, de, ar); repeat (or separate by commas) for alternatives",
+        ),
         param(
             "from",
             "Earliest date, YYYY, YYYY-MM or YYYY-MM-DD (the caption's whole date must lie on or after it)",

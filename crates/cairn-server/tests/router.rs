@@ -127,11 +127,6 @@ async fn api_routes_answer_and_errors_share_one_shape() {
         ("/api/captions/abc", StatusCode::BAD_REQUEST, "bad_request"),
         ("/api/sources/999", StatusCode::NOT_FOUND, "not_found"),
         (
-            "/api/search?q=%22unclosed",
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-        ),
-        (
             "/api/search?limit=100000",
             StatusCode::BAD_REQUEST,
             "bad_request",
@@ -544,28 +539,59 @@ async fn words_ending_in_a_star_match_as_prefixes() {
         assert_eq!(r.status, StatusCode::OK, "{q}: {}", r.text());
         assert_eq!(r.json()["total"], total, "{q}");
     }
-    // The users' own regular expressions stay refused; a bare star is no prefix.
-    for q in ["text:/ho.*/", "(*)x*"] {
+    // The users' own regular expressions stay refused, and a bare star is no prefix:
+    // such text is searched as plain words, and the answer says so.
+    for q in ["text:/ho.*/", "(*)x*", "\"unclosed", "Nu'man", "time: 10"] {
         let r = get(&app, &format!("/api/search?q={}", urlencode(q))).await;
-        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{q}: {}", r.text());
+        assert_eq!(r.status, StatusCode::OK, "{q}: {}", r.text());
+        let notice = r.json()["notice"].as_str().unwrap_or_default().to_string();
+        assert!(
+            notice.starts_with("Searched as plain words"),
+            "{q}: {notice}"
+        );
     }
+    let r = get(&app, "/api/search?q=homs").await.json();
+    assert!(r["notice"].is_null());
 }
 
 #[tokio::test]
-async fn deeply_nested_queries_are_refused_not_crashed() {
+async fn deeply_nested_queries_are_read_as_plain_words_not_crashed() {
     let (_d, a) = archive();
     let app = cairn_server::router(a);
     let nested = |n: usize| format!("{}homs{}", "(".repeat(n), ")".repeat(n));
     let r = get(&app, &format!("/api/search?q={}", urlencode(&nested(20)))).await;
     assert_eq!(r.json()["total"], 1);
+    assert!(r.json()["notice"].is_null());
+    // Over the bounds the grammar never reads the text: its words are searched.
     for n in [cairn_store::MAX_QUERY_DEPTH + 1, 1000] {
         let r = get(&app, &format!("/api/search?q={}", urlencode(&nested(n)))).await;
-        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{n}");
-        assert_eq!(r.json()["error"]["code"], "bad_request");
+        assert_eq!(r.status, StatusCode::OK, "{n}");
+        assert_eq!(r.json()["total"], 1, "{n}");
+        assert!(r.json()["notice"].is_string(), "{n}");
     }
     let nots = format!("{}homs", "NOT ".repeat(200));
     let r = get(&app, &format!("/api/search?q={}", urlencode(&nots))).await;
-    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.json()["notice"].is_string());
+}
+
+#[tokio::test]
+async fn language_is_a_filter_and_a_facet() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    for (q, total) in [
+        ("lang=en", 1),
+        ("lang=fr", 0),
+        ("lang=fr,en", 1),
+        ("lang=EN", 1),
+    ] {
+        let r = get(&app, &format!("/api/search?{q}")).await;
+        assert_eq!(r.status, StatusCode::OK, "{q}: {}", r.text());
+        assert_eq!(r.json()["total"], total, "{q}");
+    }
+    let v = get(&app, "/api/search?facets=1").await.json();
+    assert_eq!(v["facets"]["lang"][0]["value"], "en");
+    assert_eq!(v["facets"]["lang"][0]["count"], 1);
 }
 
 fn urlencode(s: &str) -> String {

@@ -146,6 +146,7 @@ impl Counts {
             event_type: list(3),
             year,
             place: list(5),
+            lang: list(6),
         })
     }
 

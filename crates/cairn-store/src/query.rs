@@ -6,6 +6,10 @@ use tantivy::query_grammar::{Delimiter, UserInputAst, UserInputLeaf, UserInputLi
 
 use crate::{Error, Result};
 
+/// The most words a text searched as plain words is read for (a pasted page is not a
+/// search; its first words are).
+pub(crate) const MAX_PLAIN_WORDS: usize = 64;
+
 /// The deepest a query may nest groups `( … )` and `NOT`s inside one another.
 pub const MAX_QUERY_DEPTH: usize = 32;
 
@@ -90,8 +94,9 @@ pub(crate) fn parse(
     words: &dyn Fn(&str) -> Vec<String>,
 ) -> Result<UserInputAst> {
     check_depth(query)?;
-    let ast = tantivy::query_grammar::parse_query(query)
-        .map_err(|_| Error::Query(format!("{query:?}: syntax error")))?;
+    let ast = tantivy::query_grammar::parse_query(query).map_err(|_| {
+        Error::Query("a quote, bracket or operator of the query language is left open".into())
+    })?;
     rewrite(ast, text_field, words)
 }
 
@@ -116,6 +121,12 @@ fn rewrite(
                         .into(),
                 ));
             }
+            // `field:*` asks whether a field exists, which only fast fields can answer.
+            UserInputLeaf::Exists { field } => {
+                return Err(Error::Query(format!(
+                    "{field}:* is not supported; search words instead"
+                )));
+            }
             UserInputLeaf::Literal(l) if l.prefix => prefix_leaf(l, text_field, words)?,
             // The grammar keeps a bare word's trailing `*` in the word itself.
             UserInputLeaf::Literal(mut l)
@@ -127,6 +138,17 @@ fn rewrite(
             other => UserInputAst::Leaf(Box::new(other)),
         },
     })
+}
+
+/// Why the query parser could not make a query of a parsed tree, in the user's terms.
+pub(crate) fn parser_reason(e: &tantivy::query::QueryParserError) -> String {
+    use tantivy::query::QueryParserError as E;
+    match e {
+        E::FieldDoesNotExist(f) => {
+            format!("captions have no field {f:?} (search the text, or use the filters)")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// A literal written with a trailing `*`: one word becomes a match of every indexed

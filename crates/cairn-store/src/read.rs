@@ -52,6 +52,9 @@ pub struct Filters {
     /// ACLED sub-event type.
     #[serde(default)]
     pub event: Vec<String>,
+    /// Language of the caption (ISO 639-1).
+    #[serde(default)]
+    pub lang: Vec<String>,
     /// Earliest date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`); the caption's whole date must
     /// lie on or after it.
     pub from: Option<String>,
@@ -174,6 +177,8 @@ pub struct Facets {
     pub year: Vec<FacetCount>,
     /// By top-level place (country id); see `place_children` for deeper levels.
     pub place: Vec<FacetCount>,
+    /// By language of the caption (ISO 639-1).
+    pub lang: Vec<FacetCount>,
 }
 
 /// A source as hits and captions cite it.
@@ -220,6 +225,10 @@ pub struct SearchResults {
     /// Located matches on a grid, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geo: Option<GeoGrid>,
+    /// How the query text was read, when it was not in the query language (it was
+    /// searched as plain words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
 }
 
 /// One caption as exports see it.
@@ -333,8 +342,9 @@ impl Archive {
     /// [`Archive::search`] that ends early with [`Error::Stopped`] once `stop` is
     /// raised (a request that timed out need not run to its end).
     pub fn search_until(&self, req: &SearchRequest, stop: &Stop) -> Result<SearchResults> {
-        let query = self.query(&req.query, &req.filters)?;
-        let m = self.index.search(query.as_ref(), req, stop)?;
+        let built = self.query(&req.query, &req.filters)?;
+        let notice = built.notice;
+        let m = self.index.search(built.query.as_ref(), req, stop)?;
         let (ids, total, facets, histogram, geo) = (m.hits, m.total, m.facets, m.histogram, m.geo);
         let limit = req.limit;
         self.with_conn(|c| {
@@ -353,14 +363,14 @@ impl Archive {
                     .map_err(self.db_err())?;
                 hits.push(Hit { id, text, score, occurrences: occurrences as u64, sources, record });
             }
-            Ok(SearchResults { total: total as u64, hits, facets, histogram, geo })
+            Ok(SearchResults { total: total as u64, hits, facets, histogram, geo, notice })
         })
     }
 
     /// Counts of the places directly inside `path` among the matches of a search.
     pub fn place_children(&self, req: &SearchRequest, path: &[String]) -> Result<Vec<FacetCount>> {
-        let query = self.query(&req.query, &req.filters)?;
-        self.index.place_children(query.as_ref(), path)
+        let built = self.query(&req.query, &req.filters)?;
+        self.index.place_children(built.query.as_ref(), path)
     }
 
     /// One caption with all its variants, occurrences and sources; `None` if no such id.
@@ -518,8 +528,8 @@ impl Archive {
         stop: &Stop,
         mut f: impl FnMut(&ExportedCaption) -> Result<(), E>,
     ) -> Result<u64, E> {
-        let query = self.query(&req.query, &req.filters)?;
-        let ids = self.index.all_matches(query.as_ref(), stop)?;
+        let built = self.query(&req.query, &req.filters)?;
+        let ids = self.index.all_matches(built.query.as_ref(), stop)?;
         let mut n = 0;
         // Read in chunks, so a long export neither holds one read transaction for
         // its whole run nor pays a round trip per statement.
@@ -566,7 +576,7 @@ impl Archive {
     /// The index query for a text and filters; a source filter is looked up in the
     /// database (the captions seen on a source whose uri starts with a prefix), so
     /// that the index does not change when a known caption turns up on a new page.
-    fn query(&self, text: &str, filters: &Filters) -> Result<Box<dyn tantivy::query::Query>> {
+    fn query(&self, text: &str, filters: &Filters) -> Result<crate::index::Built> {
         if filters.source.is_empty() {
             return self.index.build(text, filters, None);
         }

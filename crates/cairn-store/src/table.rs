@@ -20,14 +20,16 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 use crate::aggregate::Counts;
 
 /// The facet fields counted by a search, in the order of [`crate::read::Facets`]:
-/// agency, photographer, country, event type, year, and the top level of places.
-pub(crate) const FACET_FIELDS: [&str; 6] = [
+/// agency, photographer, country, event type, year, the top level of places, and
+/// language.
+pub(crate) const FACET_FIELDS: [&str; 7] = [
     "f_agency",
     "f_photographer",
     "f_country",
     "f_event",
     "f_year",
     "f_place",
+    "f_lang",
 ];
 /// Index in [`FACET_FIELDS`] of the hierarchical place facet, counted by its first
 /// level (the other facets have one level).
@@ -574,6 +576,7 @@ mod tests {
                     ("f_event", &facets.event_type),
                     ("f_year", &facets.year),
                     ("f_place", &facets.place),
+                    ("f_lang", &facets.lang),
                 ] {
                     let mut c = FacetCollector::for_field(name);
                     c.add_facet("/");

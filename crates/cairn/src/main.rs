@@ -43,6 +43,9 @@ struct FilterArgs {
     /// Event type (ACLED sub-event type, repeatable).
     #[arg(long)]
     event: Vec<String>,
+    /// Language of the caption, ISO 639-1 (repeatable).
+    #[arg(long)]
+    lang: Vec<String>,
     /// At least this many killed.
     #[arg(long)]
     killed_min: Option<u32>,
@@ -79,6 +82,7 @@ impl FilterArgs {
             place,
             country: self.country.clone(),
             event: self.event.clone(),
+            lang: self.lang.clone(),
             from: self.from.clone(),
             to: self.to.clone(),
             killed_min: self.killed_min,

@@ -72,44 +72,16 @@ fn countries(g: &Gazetteer) -> Vec<(String, cairn_gazetteer::PlaceId)> {
     out
 }
 
-/// A query's words with the query language's marks taken out, for text that does not
-/// read as a query.
-pub(crate) fn plain_words(q: &str) -> String {
-    q.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| match w {
-            "AND" | "OR" | "NOT" => w.to_lowercase(),
-            _ => w.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Runs a search; text the query language refuses is searched again as plain words,
-/// with a notice saying so.
+/// Runs a search; the store searches text the query language refuses as plain words
+/// and says so in its notice, which the page shows.
 fn search_forgiving(
     archive: &Archive,
     req: &mut SearchRequest,
     stop: &Stop,
 ) -> ApiResult<(SearchResults, Option<String>)> {
-    match archive.search_until(req, stop).map_err(ApiError::from) {
-        Ok(r) => Ok((r, None)),
-        Err(ApiError::BadRequest(_)) if !req.query.trim().is_empty() => {
-            let typed = std::mem::take(&mut req.query);
-            req.query = plain_words(&typed);
-            let r = archive.search_until(req, stop).map_err(ApiError::from)?;
-            let notice = format!(
-                "“{typed}” does not read as a query, so its words were searched as plain words{}.",
-                if req.query.is_empty() {
-                    " (none were left)"
-                } else {
-                    ""
-                }
-            );
-            Ok((r, Some(notice)))
-        }
-        Err(e) => Err(e),
-    }
+    let r = archive.search_until(req, stop).map_err(ApiError::from)?;
+    let notice = r.notice.clone();
+    Ok((r, notice))
 }
 
 /// Runs the searches the page needs: hits with facets and histogram, each active facet
@@ -406,15 +378,5 @@ mod tests {
         );
         let names: Vec<&str> = kept.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["Aleppo", "Idlib"]);
-    }
-
-    #[test]
-    fn plain_words_keep_the_words_and_drop_the_syntax() {
-        assert_eq!(plain_words("Ma'arrat al-Numan"), "Ma arrat al Numan");
-        assert_eq!(plain_words("(Kyiv"), "Kyiv");
-        assert_eq!(plain_words("AND"), "and");
-        assert_eq!(plain_words("time: 10"), "time 10");
-        assert_eq!(plain_words("\"unclosed"), "unclosed");
-        assert_eq!(plain_words("-"), "");
     }
 }

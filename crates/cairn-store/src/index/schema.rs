@@ -1,0 +1,179 @@
+//! What the index holds for each caption: its fields, the analyzers they are read
+//! with, and the day numbers dates are indexed as.
+
+use cairn_model::Precision;
+use tantivy::schema::{
+    FAST, FacetOptions, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema,
+    TextFieldIndexing, TextOptions,
+};
+
+use crate::{Error, Result};
+
+/// Bumped when the index schema or an analyzer changes; an index of another version is
+/// rebuilt.
+pub(crate) const SCHEMA_VERSION: u32 = 7;
+/// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
+pub(crate) const TOKENIZER: &str = "cairn";
+/// The `pairs` field's tokenizer ([`super::analyzers::PairTokenizer`]).
+pub(crate) const PAIR_TOKENIZER: &str = "cairn_pairs";
+
+/// The languages whose captions are also indexed stemmed (ISO 639-1), each in a field
+/// `text_{code}` read with the analyzer `cairn_{code}`.
+pub(crate) const LANGS: [&str; 5] = ["en", "fr", "es", "de", "ar"];
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields {
+    pub id: Field,
+    pub text: Field,
+    /// Each pair of neighbouring words of the text as one term (`car bomb`), so an
+    /// exact phrase is a term lookup instead of a walk through word positions.
+    pub pairs: Field,
+    /// The text once more, stemmed in its own language, in the field of that
+    /// language (in [`LANGS`] order); a caption of another language has none.
+    pub text_lang: [Field; LANGS.len()],
+    // Lowercase exact values, for filters.
+    pub k_agency: Field,
+    pub k_photographer: Field,
+    pub k_country: Field,
+    pub k_event: Field,
+    pub k_lang: Field,
+    // Display values, for facet counts.
+    pub f_agency: Field,
+    pub f_photographer: Field,
+    pub f_country: Field,
+    pub f_event: Field,
+    pub f_year: Field,
+    pub f_place: Field,
+    pub f_lang: Field,
+    pub date_start: Field,
+    pub date_end: Field,
+    pub killed: Field,
+    pub lat: Field,
+    pub lon: Field,
+}
+
+fn words_with_positions(tokenizer: &str) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(tokenizer)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    )
+}
+
+/// The analyzer name of a language's field.
+pub(crate) fn lang_tokenizer(code: &str) -> String {
+    format!("cairn_{code}")
+}
+
+pub(crate) fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let id = b.add_u64_field("id", INDEXED | STORED | FAST);
+    let text = b.add_text_field("text", words_with_positions(TOKENIZER));
+    let pairs = b.add_text_field(
+        "pairs",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(PAIR_TOKENIZER)
+                .set_index_option(IndexRecordOption::WithFreqs),
+        ),
+    );
+    let text_lang = LANGS.map(|code| {
+        b.add_text_field(
+            &format!("text_{code}"),
+            words_with_positions(&lang_tokenizer(code)),
+        )
+    });
+    let facet = || FacetOptions::default();
+    let f = Fields {
+        id,
+        text,
+        pairs,
+        text_lang,
+        k_agency: b.add_text_field("agency", STRING),
+        k_photographer: b.add_text_field("photographer", STRING),
+        k_country: b.add_text_field("country", STRING),
+        k_event: b.add_text_field("event", STRING),
+        k_lang: b.add_text_field("lang", STRING),
+        f_agency: b.add_facet_field("f_agency", facet()),
+        f_photographer: b.add_facet_field("f_photographer", facet()),
+        f_country: b.add_facet_field("f_country", facet()),
+        f_event: b.add_facet_field("f_event", facet()),
+        f_year: b.add_facet_field("f_year", facet()),
+        f_place: b.add_facet_field("f_place", facet()),
+        f_lang: b.add_facet_field("f_lang", facet()),
+        date_start: b.add_i64_field("date_start", INDEXED | FAST),
+        date_end: b.add_i64_field("date_end", INDEXED | FAST),
+        killed: b.add_i64_field("killed", INDEXED | FAST),
+        lat: b.add_f64_field("lat", INDEXED | FAST),
+        lon: b.add_f64_field("lon", INDEXED | FAST),
+    };
+    (b.build(), f)
+}
+
+/// Days since 1970-01-01 of an ISO date.
+pub(crate) fn epoch_days(d: jiff::civil::Date) -> i64 {
+    let epoch = jiff::civil::date(1970, 1, 1);
+    d.since(epoch).map(|s| i64::from(s.get_days())).unwrap_or(0)
+}
+
+/// The date a number of days after 1970-01-01.
+pub(crate) fn epoch_date(days: i64) -> jiff::civil::Date {
+    let epoch = jiff::civil::date(1970, 1, 1);
+    epoch
+        .checked_add(jiff::Span::new().days(days))
+        .unwrap_or(epoch)
+}
+
+/// The first and last day a record's date covers (a month covers all its days).
+pub(crate) fn date_extent(value: &str, precision: Precision) -> Option<(i64, i64)> {
+    let parts: Vec<&str> = value.split('-').collect();
+    let y: i16 = parts.first()?.parse().ok()?;
+    let (start, end) = match precision {
+        Precision::Day => {
+            let d: jiff::civil::Date = value.parse().ok()?;
+            (d, d)
+        }
+        Precision::Month => {
+            let m: i8 = parts.get(1)?.parse().ok()?;
+            let s = jiff::civil::Date::new(y, m, 1).ok()?;
+            (s, s.last_of_month())
+        }
+        Precision::Year => (
+            jiff::civil::Date::new(y, 1, 1).ok()?,
+            jiff::civil::Date::new(y, 12, 31).ok()?,
+        ),
+    };
+    Some((epoch_days(start), epoch_days(end)))
+}
+
+/// A date filter bound: `2016`, `2016-11` or `2016-11-06`; `end` picks the last day.
+pub(crate) fn parse_bound(s: &str, end: bool) -> Result<i64> {
+    let bad = || {
+        Error::Query(format!(
+            "{s:?} is not a date (use YYYY, YYYY-MM or YYYY-MM-DD)"
+        ))
+    };
+    let precision = match s.len() {
+        4 => Precision::Year,
+        7 => Precision::Month,
+        10 => Precision::Day,
+        _ => return Err(bad()),
+    };
+    let (a, b) = date_extent(s, precision).ok_or_else(bad)?;
+    Ok(if end { b } else { a })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn month_covers_its_days() {
+        let (a, b) = date_extent("2016-11", Precision::Month).unwrap();
+        assert_eq!(a, parse_bound("2016-11-01", false).unwrap());
+        assert_eq!(b, parse_bound("2016-11-30", true).unwrap());
+        assert_eq!(b - a, 29);
+        assert!(parse_bound("2016-13", false).is_err());
+        assert!(parse_bound("yesterday", false).is_err());
+    }
+}

@@ -1,0 +1,370 @@
+//! Search in the languages the wires write: each caption stemmed in its own language,
+//! the language as a facet and a filter, places found by any of their names, and text
+//! that is not the query language searched as plain words.
+
+use cairn_gazetteer::Gazetteer;
+use cairn_model::{Place, Record, SourceKind, Span};
+use cairn_store::{Archive, Filters, NewOccurrence, NewSource, SearchRequest, SearchResults};
+use proptest::prelude::*;
+
+/// The gazetteer's record of a place, as extraction sets it on a caption.
+fn located(name: &str, text: &str) -> Place {
+    let g = Gazetteer::bundled();
+    let id = g
+        .best_match(name)
+        .expect("a place of the bundled gazetteer");
+    let path: Vec<String> = g.path(id).iter().map(|&p| g.entry(p).id.clone()).collect();
+    let e = g.entry(id);
+    Place {
+        name: e.name.clone(),
+        text: text.into(),
+        lat: e.lat,
+        lon: e.lon,
+        kind: e.kind,
+        admin1: None,
+        country: Some(e.country.clone()),
+        gazetteer_id: Some(e.id.clone()),
+        span: Span::new(0, 0),
+        within: path[..path.len() - 1].to_vec(),
+        confidence: None,
+        reason: None,
+    }
+}
+
+/// A one-caption source with its record: the caption's language and place.
+fn caption(n: u8, text: &str, lang: &str, place: Option<Place>) -> NewSource {
+    let bytes = text.as_bytes().to_vec();
+    NewSource {
+        uri: format!("test:{n}"),
+        kind: SourceKind::Text,
+        sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
+        encoding: "utf-8".into(),
+        text_len: bytes.len(),
+        bytes,
+        packed: None,
+        warnings: vec![],
+        origin: None,
+        occurrences: vec![NewOccurrence {
+            span: Span::new(0, text.len()),
+            text: text.into(),
+            key: [n; 16],
+            record: Some(Record {
+                text: text.into(),
+                lang: Some(lang.into()),
+                location: place,
+                ..Record::default()
+            }),
+            packed: None,
+        }],
+    }
+}
+
+/// Captions in five languages, in our own words; the place of each is set as
+/// extraction would set it.
+fn archive() -> (tempfile::TempDir, Archive) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let aleppo = || Some(located("Aleppo", "Aleppo"));
+    let sources = [
+        caption(
+            1,
+            "Smoke rises after bombings over the old city of Halab.",
+            "en",
+            aleppo(),
+        ),
+        caption(
+            2,
+            "Des habitants fuient après un bombardement à Alep.",
+            "fr",
+            aleppo(),
+        ),
+        caption(
+            3,
+            "Un bombardeo destruyó un mercado en Alepo.",
+            "es",
+            aleppo(),
+        ),
+        caption(
+            4,
+            "Nach dem Angriff auf ein Krankenhaus in Aleppo.",
+            "de",
+            aleppo(),
+        ),
+        caption(
+            5,
+            "دخان يتصاعد بعد القصف على حي في مدينة حلب",
+            "ar",
+            aleppo(),
+        ),
+        caption(
+            6,
+            "Rescuers search the rubble in Douma.",
+            "en",
+            Some(located("Douma", "Douma")),
+        ),
+        caption(
+            7,
+            "Des familles évacuées de la Ghouta orientale.",
+            "fr",
+            None,
+        ),
+        caption(
+            8,
+            "A market street of Ma'arrat al-Numan after an air strike.",
+            "en",
+            None,
+        ),
+        caption(9, "(Kyiv) A man walks past a damaged building.", "en", None),
+    ];
+    a.write_batch(&sources).unwrap();
+    (dir, a)
+}
+
+fn search(a: &Archive, q: &str, filters: Filters) -> SearchResults {
+    a.search(&SearchRequest {
+        query: q.into(),
+        filters,
+        limit: 50,
+        facets: true,
+        ..Default::default()
+    })
+    .unwrap_or_else(|e| panic!("{q:?}: {e}"))
+}
+
+/// The numbers of the captions a query finds (their sources' `test:N`).
+fn found(a: &Archive, q: &str) -> Vec<u8> {
+    let mut n: Vec<u8> = search(a, q, Filters::default())
+        .hits
+        .iter()
+        .map(|h| h.sources[0].uri["test:".len()..].parse().unwrap())
+        .collect();
+    n.sort_unstable();
+    n
+}
+
+#[test]
+fn words_are_found_in_their_forms_in_each_language() {
+    let (_d, a) = archive();
+    // French, Spanish, German: the plural finds the singular, and back.
+    assert_eq!(found(&a, "bombardements"), [2]);
+    assert_eq!(found(&a, "bombardeos"), [3]);
+    assert_eq!(found(&a, "Angriffe"), [4]);
+    // English keeps its exact words and gains their forms.
+    assert_eq!(found(&a, "bombings"), [1]);
+    assert_eq!(found(&a, "bombing"), [1]);
+    // Arabic: the article and prepositions come off, vowel signs do not matter.
+    assert_eq!(found(&a, "قصف"), [5]);
+    assert_eq!(found(&a, "بالقصف"), [5]);
+    assert_eq!(found(&a, "مدينة"), [5]);
+    assert_eq!(found(&a, "المدينه"), [5]);
+    assert_eq!(found(&a, "القَصْف"), [5]);
+    // Accents never matter, written or not.
+    assert_eq!(found(&a, "evacuees"), [7]);
+    assert_eq!(found(&a, "évacuées"), [7]);
+    assert_eq!(found(&a, "EVACUEES"), [7]);
+    // The query language is unchanged: phrases stay exact, prefixes and NOT work.
+    assert_eq!(found(&a, "\"old city\""), [1]);
+    assert!(found(&a, "\"old cities\"").is_empty());
+    assert_eq!(found(&a, "bombard*"), [2, 3]);
+    assert_eq!(found(&a, "rubble OR Krankenhaus"), [4, 6]);
+    assert_eq!(found(&a, "smoke -Halab"), Vec::<u8>::new());
+}
+
+#[test]
+fn language_is_a_facet_and_a_filter() {
+    let (_d, a) = archive();
+    let r = search(&a, "", Filters::default());
+    let lang: Vec<(String, u64)> = r
+        .facets
+        .unwrap()
+        .lang
+        .into_iter()
+        .map(|f| (f.value, f.count))
+        .collect();
+    let want = [("en", 4), ("fr", 2), ("ar", 1), ("de", 1), ("es", 1)];
+    assert_eq!(lang, want.map(|(l, n)| (l.to_string(), n)));
+    let only = |langs: &[&str]| Filters {
+        lang: langs.iter().map(|l| l.to_string()).collect(),
+        ..Filters::default()
+    };
+    assert_eq!(search(&a, "", only(&["fr"])).total, 2);
+    assert_eq!(search(&a, "", only(&["FR", "de"])).total, 3);
+    assert_eq!(search(&a, "", only(&["it"])).total, 0);
+    assert_eq!(search(&a, "Aleppo", only(&["ar", "es"])).total, 2);
+}
+
+#[test]
+fn places_are_found_by_any_of_their_names() {
+    let (_d, a) = archive();
+    let aleppo = [1, 2, 3, 4, 5];
+    // Every caption located in Aleppo, whatever its own spelling (`Halab`, `Alep`,
+    // `حلب`), by the gazetteer's names in any language and script.
+    for name in ["Aleppo", "Alep", "Alepo", "حلب", "Halab", "aleppo"] {
+        assert_eq!(found(&a, name), aleppo, "{name}");
+    }
+    for name in ["Douma", "Dūmā", "Duma", "DOUMA", "دوما"] {
+        assert_eq!(found(&a, name), [6], "{name}");
+    }
+    // A place name beside other words still narrows.
+    assert_eq!(found(&a, "Alepo mercado"), [3]);
+    assert_eq!(found(&a, "rubble Dūmā"), [6]);
+    // The country finds its captions too (they are all in Syria but Kyiv's and the
+    // two without a place).
+    assert_eq!(found(&a, "Syrie"), [1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn text_that_is_not_the_query_language_is_searched_as_plain_words() {
+    let (_d, a) = archive();
+    for (q, want) in [
+        ("Ma'arrat al-Numan", vec![8]),
+        ("Nu'man", vec![8]),
+        ("(Kyiv", vec![9]),
+        ("\"old city", vec![1]),
+        ("time: 10", vec![]),
+        ("market AND", vec![8]),
+        ("NOT market OR", vec![8]),
+    ] {
+        let r = search(&a, q, Filters::default());
+        let notice = r.notice.clone().unwrap_or_default();
+        assert!(
+            notice.starts_with("Searched as plain words:"),
+            "{q:?}: {notice:?}"
+        );
+        let mut got: Vec<u8> = r
+            .hits
+            .iter()
+            .map(|h| h.sources[0].uri[5..].parse().unwrap())
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, want, "{q:?}");
+    }
+    // Nothing to search: every caption, and a word about it.
+    for q in ["-", "AND", "(", "\""] {
+        let r = search(&a, q, Filters::default());
+        assert!(r.notice.is_some(), "{q:?}");
+    }
+    // The query language itself gives no notice.
+    for q in [
+        "bombing",
+        "\"old city\"",
+        "alep*",
+        "a OR b",
+        "-smoke rubble",
+        "text:rubble",
+    ] {
+        assert_eq!(search(&a, q, Filters::default()).notice, None, "{q:?}");
+    }
+    // A filter that is wrong is still an error: it is not text.
+    let bad = Filters {
+        from: Some("May 2016".into()),
+        ..Filters::default()
+    };
+    assert!(
+        a.search(&SearchRequest {
+            query: "rubble".into(),
+            filters: bad,
+            limit: 5,
+            ..Default::default()
+        })
+        .is_err()
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Whatever is typed in the search box, the search answers: results, or results
+    /// with a notice; never an error.
+    #[test]
+    fn any_text_gives_results_or_a_notice(q in prop_oneof![
+        "\\PC{0,40}",
+        proptest::collection::vec(
+            prop_oneof![
+                Just("AND"), Just("OR"), Just("NOT"), Just("-"), Just("+"), Just("("),
+                Just(")"), Just("\""), Just("'"), Just(":"), Just("*"), Just("~2"),
+                Just("^3"), Just("text:"), Just("time:"), Just("lang:"), Just("[1 TO"),
+                Just("]"), Just("{"), Just("}"), Just("/a.*/"), Just("Aleppo"),
+                Just("حلب"), Just("bomb"), Just("IN"), Just("\\"), Just("*:*"),
+                Just(" "), Just("date_start:>5"), Just("id:1"),
+            ],
+            0..12,
+        ).prop_map(|v| v.concat()),
+    ]) {
+        let a = SHARED.with(|s| s.1.clone());
+        let r = a.search(&SearchRequest { query: q.clone(), limit: 5, facets: true, ..Default::default() });
+        prop_assert!(r.is_ok(), "{:?}: {:?}", q, r.err());
+    }
+}
+
+thread_local! {
+    /// One archive for all cases of the property (made once per test thread).
+    static SHARED: (tempfile::TempDir, std::rc::Rc<Archive>) = {
+        let (d, a) = archive();
+        (d, std::rc::Rc::new(a))
+    };
+}
+
+/// The index schema of version 6 (before the language fields), as it was written.
+fn schema_v6() -> tantivy::schema::Schema {
+    use tantivy::schema::*;
+    let text = |tokenizer: &str, option| {
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(tokenizer)
+                .set_index_option(option),
+        )
+    };
+    let mut b = Schema::builder();
+    b.add_u64_field("id", INDEXED | STORED | FAST);
+    b.add_text_field(
+        "text",
+        text("cairn", IndexRecordOption::WithFreqsAndPositions),
+    );
+    b.add_text_field("pairs", text("cairn_pairs", IndexRecordOption::WithFreqs));
+    for f in ["agency", "photographer", "country", "event"] {
+        b.add_text_field(f, STRING);
+    }
+    for f in [
+        "f_agency",
+        "f_photographer",
+        "f_country",
+        "f_event",
+        "f_year",
+        "f_place",
+    ] {
+        b.add_facet_field(f, FacetOptions::default());
+    }
+    for f in ["date_start", "date_end", "killed"] {
+        b.add_i64_field(f, INDEXED | FAST);
+    }
+    b.add_f64_field("lat", INDEXED | FAST);
+    b.add_f64_field("lon", INDEXED | FAST);
+    b.build()
+}
+
+/// An archive whose index an older version wrote opens: the writer rebuilds the index
+/// in the new schema, and every caption is found in its language again.
+#[test]
+fn an_archive_indexed_by_the_old_schema_opens_and_is_rebuilt() {
+    let (dir, a) = archive();
+    drop(a);
+    let index = dir.path().join("index");
+    std::fs::remove_dir_all(&index).unwrap();
+    std::fs::create_dir_all(&index).unwrap();
+    let old = tantivy::Index::create_in_dir(&index, schema_v6()).unwrap();
+    let mut w: tantivy::IndexWriter = old.writer_with_num_threads(1, 15_000_000).unwrap();
+    let mut prepared = w.prepare_commit().unwrap();
+    prepared.set_payload("v6:1");
+    prepared.commit().unwrap();
+    drop(w);
+    // A reader cannot rebuild (readers never write), and says what will.
+    let e = Archive::open_reader(dir.path()).unwrap_err().to_string();
+    assert!(e.contains("reindex"), "{e}");
+    let a = Archive::open_writer(dir.path()).unwrap();
+    assert_eq!(found(&a, "bombardements"), [2]);
+    assert_eq!(found(&a, "Alep"), [1, 2, 3, 4, 5]);
+    drop(a);
+    let r = Archive::open_reader(dir.path()).unwrap();
+    assert_eq!(found(&r, "Angriffe"), [4]);
+}
