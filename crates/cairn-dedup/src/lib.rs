@@ -1,5 +1,5 @@
-//! Deduplication of captions: the normalised text, the exact key, and (in [`near`])
-//! the near-duplicate layer.
+//! Deduplication of captions: the normalised text, the exact key, (in [`near`]) the
+//! near-duplicate layer, and the link between a caption and its translation.
 //!
 //! Everything here is pure: no IO, no global state, so the same functions run in the
 //! single-machine pipeline and inside a distributed engine.
@@ -11,6 +11,7 @@ pub mod groups;
 mod identity;
 mod keys;
 pub mod near;
+mod translation;
 mod verify;
 
 use unicode_normalization::UnicodeNormalization;
@@ -19,6 +20,7 @@ pub use near::{
     DEFAULT_THRESHOLD, Eligible, Features, Lookup, MAX_BUCKET, NearIndex, Probe, Prober, band_keys,
     completeness, features, similarity,
 };
+pub use translation::is_translation;
 
 /// The exact-duplicate key of a caption: a 128-bit hash of its [`normalize`]d text.
 ///

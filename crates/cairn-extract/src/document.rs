@@ -6,13 +6,14 @@
 use cairn_model::{Credit, DateValue, Embedded, Precision, Record, Segment, Span};
 
 use crate::Extractor;
+use crate::placeholder::{Placeholder, placeholder};
 
 /// The captions of a document with their records, and what was skipped.
 #[derive(Debug, Clone, Default)]
 pub struct DocumentCaptions {
     /// Each caption with its record, in order.
     pub captions: Vec<(Segment, Record)>,
-    /// Paragraphs left out (too long to be captions), one message each.
+    /// Paragraphs left out (too long, or placeholder text), one message each.
     pub warnings: Vec<String>,
 }
 
@@ -55,19 +56,34 @@ pub fn document_segments(
     segments: Option<Vec<Segment>>,
     text: &str,
 ) -> (Vec<Segment>, Vec<String>) {
-    let (segments, too_long) = caption_segments(segments, text);
-    let warnings = too_long
-        .iter()
-        .map(|seg| {
-            format!(
-                "a paragraph of {} bytes at {}..{} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
-                seg.text.len(),
-                seg.span.start,
-                seg.span.end
-            )
-        })
-        .collect();
+    let (segments, left_out) = caption_segments(segments, text);
+    let warnings = left_out.iter().map(warning).collect();
     (segments, warnings)
+}
+
+/// Why a paragraph of a document is not one of its captions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftOut {
+    /// Longer than [`MAX_CAPTION_BYTES`].
+    TooLong,
+    /// Text standing where a caption should be that says nothing of a photograph.
+    Placeholder(Placeholder),
+}
+
+/// The warning that names a paragraph left out, its span and why.
+fn warning((seg, why): &(Segment, LeftOut)) -> String {
+    let (start, end) = (seg.span.start, seg.span.end);
+    match why {
+        LeftOut::TooLong => format!(
+            "a paragraph of {} bytes at {start}..{end} is too long to be a caption (limit {MAX_CAPTION_BYTES}); skipped",
+            seg.text.len()
+        ),
+        LeftOut::Placeholder(p) => format!(
+            "the paragraph {:?} at {start}..{end} is placeholder text ({}), not a caption; kept with the source, not extracted",
+            seg.text,
+            p.describe()
+        ),
+    }
 }
 
 /// Applies the fields a source carries itself (IPTC/XMP, JSON Lines) to a record
@@ -169,15 +185,26 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
 pub const MAX_CAPTION_BYTES: usize = 16 * 1024;
 
 /// The captions of a document: the segments its reader found (HTML, images) or the
-/// paragraphs of its text; then, apart, the paragraphs too long to be captions (over
-/// [`MAX_CAPTION_BYTES`]: a dump, a log, a book), which are not extracted, so that
-/// extraction time and memory stay bounded.
+/// paragraphs of its text; then, apart, the paragraphs that are not captions and why:
+/// too long (over [`MAX_CAPTION_BYTES`]: a dump, a log, a book), which are not
+/// extracted so that extraction time and memory stay bounded, or placeholder text
+/// (`N/A`, a lone date or credit), which would merge unrelated photographs.
 pub fn caption_segments(
     segments: Option<Vec<Segment>>,
     text: &str,
-) -> (Vec<Segment>, Vec<Segment>) {
-    segments
-        .unwrap_or_else(|| crate::segment(text))
-        .into_iter()
-        .partition(|s| s.text.len() <= MAX_CAPTION_BYTES)
+) -> (Vec<Segment>, Vec<(Segment, LeftOut)>) {
+    let mut captions = Vec::new();
+    let mut left_out = Vec::new();
+    for seg in segments.unwrap_or_else(|| crate::segment(text)) {
+        let why = if seg.text.len() > MAX_CAPTION_BYTES {
+            Some(LeftOut::TooLong)
+        } else {
+            placeholder(&seg.text).map(LeftOut::Placeholder)
+        };
+        match why {
+            Some(why) => left_out.push((seg, why)),
+            None => captions.push(seg),
+        }
+    }
+    (captions, left_out)
 }

@@ -10,6 +10,7 @@ mod date;
 mod document;
 mod entities;
 mod lang;
+mod placeholder;
 mod places;
 pub mod segment;
 mod text;
@@ -19,8 +20,11 @@ use std::sync::Arc;
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{Casualties, Record, Span, fold_whitespace};
 
-pub use document::{DocumentCaptions, MAX_CAPTION_BYTES, caption_segments, document_segments};
+pub use document::{
+    DocumentCaptions, LeftOut, MAX_CAPTION_BYTES, caption_segments, document_segments,
+};
 pub use entities::event_type_names;
+pub use placeholder::{Placeholder, placeholder};
 pub use segment::segment;
 
 /// Extracts records from caption texts. Cheap to clone and share between threads.

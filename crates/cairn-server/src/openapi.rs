@@ -144,7 +144,7 @@ pub fn openapi() -> Value {
                 }
             }},
             "/api/captions/{id}": { "get": {
-                "summary": "A caption with its record, every variant and every occurrence with its source",
+                "summary": "A caption with its record, every variant and every occurrence with its source, and its translations (captions of the same photograph in other languages: id, lang, text)",
                 "parameters": id,
                 "responses": { "200": ok_json("The caption"), "400": error_response("Not an id"), "404": error_response("No such caption") }
             }},

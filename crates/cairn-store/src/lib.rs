@@ -19,6 +19,7 @@ mod rejected;
 pub use rejected::Rejection;
 mod stop;
 mod table;
+mod translations;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -34,6 +35,7 @@ pub use read::{
     VariantView,
 };
 pub use stop::Stop;
+pub use translations::TranslationRef;
 pub use write::{
     BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource, Write, pack,
 };

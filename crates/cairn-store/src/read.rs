@@ -283,6 +283,8 @@ pub struct CaptionView {
     pub variants: Vec<VariantView>,
     /// Every distinct source it appeared in.
     pub sources: Vec<SourceRef>,
+    /// Captions of the same photograph in other languages (linked, never merged).
+    pub translations: Vec<crate::translations::TranslationRef>,
 }
 
 /// A stored source.
@@ -426,7 +428,17 @@ impl Archive {
                 record,
                 variants,
                 sources,
+                translations: Vec::new(),
             }))
+        })
+        .and_then(|view| match view {
+            Some(mut v) => {
+                if let Some(r) = &v.record {
+                    v.translations = self.translations(id, r)?;
+                }
+                Ok(Some(v))
+            }
+            None => Ok(None),
         })
     }
 

@@ -1,32 +1,32 @@
-//! Deterministic synthetic corpora: gallery pages of captions in wire-agency style over
-//! real gazetteer places, credited to the fictional agency "Sample Wire" so nobody can
+//! Deterministic synthetic corpora: gallery pages of captions in the house styles of
+//! wire desks (`desk`), grammatical scenes that fit their occasions (`grammar`), set in
+//! places spelled as the news spells them (`places`), credited to the fictional agency "Sample Wire" so nobody can
 //! mistake them for real reporting.
 //!
 //! Caption `i` of seed `s` is a pure function of `(s, i)`, and page `j` a pure function
 //! of `(s, j)`, so any page can be produced on its own, in any order, in constant memory.
 #![warn(missing_docs)]
 
+mod desk;
+mod grammar;
 mod neardup;
+mod places;
 
 use std::sync::Arc;
+
+use desk::{Day, Desk, Story};
+use grammar::Event;
+use places::Spot;
 
 pub use neardup::{Labelled, NearDupCorpus};
 
 use cairn_gazetteer::Gazetteer;
-use cairn_model::PlaceKind;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The fictional agency every synthetic caption is credited to.
 pub const AGENCY: &str = "Sample Wire";
-
-/// A place a caption can be set in.
-#[derive(Debug, Clone)]
-struct Spot {
-    name: String,
-    country: String,
-}
 
 /// Generates pages for one seed.
 #[derive(Debug, Clone)]
@@ -50,62 +50,6 @@ pub struct Page {
     pub captions: Vec<u64>,
 }
 
-const SUBJECTS: &[&str] = &[
-    "A man",
-    "A woman",
-    "A boy",
-    "A girl",
-    "Residents",
-    "Civil defence workers",
-    "Children",
-    "A fighter",
-    "Rescue workers",
-    "Displaced families",
-    "A vendor",
-    "Protesters",
-    "Medics",
-    "Volunteers",
-    "An elderly man",
-];
-const ACTIONS: &[&str] = &[
-    "walks past a damaged building",
-    "inspects the rubble of a house",
-    "carries belongings through a street",
-    "queues for bread outside a bakery",
-    "gathers at the site of an explosion",
-    "rides a bicycle along a destroyed road",
-    "sells vegetables at a market",
-    "searches for survivors under debris",
-    "waits at a checkpoint",
-    "plays football in a courtyard",
-    "attends a funeral",
-    "prays at a mosque",
-    "fills water containers",
-    "takes part in a demonstration",
-    "stands near a burnt-out car",
-];
-const CAUSES: &[(&str, &str)] = &[
-    (
-        "following reported shelling",
-        "Shelling/artillery/missile attack",
-    ),
-    (
-        "after what activists said were airstrikes",
-        "Air/drone strike",
-    ),
-    (
-        "after a car bomb explosion",
-        "Remote explosive/landmine/IED",
-    ),
-    ("after clashes between rival groups", "Armed clash"),
-    ("during a protest against rising prices", "Peaceful protest"),
-    ("", ""),
-    ("", ""),
-    ("", ""),
-];
-const NUMBERS: &[&str] = &[
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "10", "12", "15", "21",
-];
 const FIRST: &[&str] = &[
     "Rami", "Lina", "Omar", "Sara", "Karim", "Nadia", "Yusuf", "Maya", "Tariq", "Hana", "Ziad",
     "Amal",
@@ -114,80 +58,29 @@ const LAST: &[&str] = &[
     "Haddad", "Nasser", "Saleh", "Khoury", "Mansour", "Aziz", "Farah", "Darwish", "Hakim", "Qasim",
     "Sabbagh", "Zein",
 ];
-const BACKGROUND: &[&str] = &[
-    "The conflict has displaced millions of people since it began.",
-    "Aid groups say food prices in the area have tripled this year.",
-    "Residents say electricity is available for only a few hours a day.",
-    "The area has changed hands several times during the war.",
-];
-const MONTHS: &[&str] = &[
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
-fn strip_marks(s: &str) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    for c in s.chars() {
-        let base = match c {
-            'ā' | 'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' => 'a',
-            'Ā' | 'Á' | 'À' | 'Â' | 'Ä' => 'A',
-            'ē' | 'é' | 'è' | 'ê' | 'ë' => 'e',
-            'É' | 'È' => 'E',
-            'ī' | 'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ō' | 'ó' | 'ò' | 'ô' | 'ö' | 'õ' => 'o',
-            'ū' | 'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'Ḩ' | 'Ḥ' => 'H',
-            'ḩ' | 'ḥ' => 'h',
-            'Ş' | 'Ṣ' => 'S',
-            'ş' | 'ṣ' => 's',
-            'Ţ' | 'Ṭ' => 'T',
-            'ţ' | 'ṭ' => 't',
-            'Ḑ' | 'Ḍ' => 'D',
-            'ḑ' | 'ḍ' => 'd',
-            'Ẕ' | 'Ẓ' => 'Z',
-            'ẕ' | 'ẓ' => 'z',
-            'ç' => 'c',
-            'ñ' => 'n',
-            '‘' | '’' | 'ʼ' | '`' => '\'',
-            c => c,
-        };
-        let _ = write!(out, "{base}");
-    }
-    out
+/// A toll sentence: a number of dead, perhaps hedged, and who gives it.
+fn toll(r: &mut ChaCha8Rng) -> String {
+    let n = grammar::NUMBERS.choose(r).unwrap();
+    let hedged = r.random_bool(0.5);
+    // A sentence does not start with digits: those are always hedged.
+    let start = if hedged || n.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("At least {n}")
+    } else {
+        let mut cs = n.chars();
+        cs.next()
+            .map(|c| c.to_uppercase().chain(cs).collect())
+            .unwrap_or_default()
+    };
+    let source = grammar::TOLL_SOURCES.choose(r).unwrap();
+    format!("{start} people were killed, {source}.")
 }
 
 impl Generator {
     /// A generator for `seed` whose pool is sized for `pages` pages.
     pub fn new(gazetteer: &Gazetteer, seed: u64, pages: u64) -> Self {
-        const COUNTRIES: &[&str] = &[
-            "SY", "IQ", "UA", "YE", "AF", "LY", "SD", "LB", "PS", "SO", "ML", "MM",
-        ];
-        let mut spots: Vec<Spot> = gazetteer
-            .entries()
-            .filter(|(_, e)| {
-                (e.kind == PlaceKind::Town && e.population >= 40_000 || e.id.starts_with("cairn:"))
-                    && COUNTRIES.contains(&e.country.as_str())
-                    && e.kind != PlaceKind::Region
-            })
-            .map(|(_, e)| Spot {
-                name: strip_marks(&e.name),
-                country: e.country.clone(),
-            })
-            .filter(|s| s.name.is_ascii())
-            .collect();
-        spots.sort_by(|a, b| (&a.country, &a.name).cmp(&(&b.country, &b.name)));
-        spots.dedup_by(|a, b| a.name == b.name);
+        let spots = places::spots(gazetteer);
+        assert!(!spots.is_empty(), "the gazetteer knows none of the places");
         Generator {
             seed,
             spots: Arc::new(spots),
@@ -202,75 +95,63 @@ impl Generator {
         r
     }
 
-    fn country_name(cc: &str) -> &'static str {
-        match cc {
-            "SY" => "Syria",
-            "IQ" => "Iraq",
-            "UA" => "Ukraine",
-            "YE" => "Yemen",
-            "AF" => "Afghanistan",
-            "LY" => "Libya",
-            "SD" => "Sudan",
-            "LB" => "Lebanon",
-            "PS" => "Palestinian Territories",
-            "SO" => "Somalia",
-            "ML" => "Mali",
-            "MM" => "Myanmar",
-            _ => "",
-        }
-    }
-
     /// Caption `i` of the pool.
     pub fn caption(&self, i: u64) -> String {
+        self.compose(i, None)
+    }
+
+    /// Caption `i` of the pool, with `detail` (a phrase such as `carrying a child`) after
+    /// its scene unless the scene already speaks of the same thing.
+    pub(crate) fn compose(&self, i: u64, detail: Option<&str>) -> String {
         let mut r = self.rng(1, i);
-        let subject = SUBJECTS.choose(&mut r).unwrap();
-        let action = ACTIONS.choose(&mut r).unwrap();
-        let (cause, _event) = CAUSES.choose(&mut r).unwrap();
+        let event = *Event::WEIGHTED.choose(&mut r).unwrap();
+        let scene = *grammar::scenes_for(event).choose(&mut r).unwrap();
+        let subject = scene.subjects.choose(&mut r).unwrap();
         let spot = &self.spots[r.random_range(0..self.spots.len())];
-        let country = Self::country_name(&spot.country);
-        let year = r.random_range(2011..=2024);
-        let month = r.random_range(0..12);
-        let day = r.random_range(1..=28);
-        let mut s = format!("{subject} {action}");
-        if !cause.is_empty() {
-            s.push(' ');
-            s.push_str(cause);
+        let day = Day {
+            year: r.random_range(2011..=2024),
+            month: r.random_range(1..=12),
+            day: r.random_range(1..=28),
+        };
+        let desk = *Desk::ALL.choose(&mut r).unwrap();
+        let mut scene_text = format!(
+            "{} {} {}",
+            subject.text,
+            scene.verb.form(subject.number),
+            scene.rest
+        );
+        let repeats = |d: &str| {
+            d.rsplit(' ')
+                .next()
+                .is_some_and(|last| scene.rest.contains(last))
+        };
+        if let Some(d) = detail.filter(|d| !repeats(d)) {
+            scene_text.push(' ');
+            scene_text.push_str(d);
         }
-        s.push_str(&format!(
-            " in {}, {country}, on {} {day}, {year}.",
-            spot.name, MONTHS[month]
-        ));
-        if !cause.is_empty() && r.random_bool(0.5) {
-            let n = NUMBERS.choose(&mut r).unwrap();
-            let hedge = if r.random_bool(0.5) { "At least " } else { "" };
-            let start = if hedge.is_empty() {
-                let mut cs = n.chars();
-                match cs.next() {
-                    Some(c) => c.to_uppercase().chain(cs).collect(),
-                    None => String::new(),
-                }
-            } else {
-                format!("{hedge}{n}")
-            };
-            s.push_str(&format!(
-                " {start} people were killed, according to local medics."
-            ));
+        if event != Event::Calm {
+            scene_text.push(' ');
+            scene_text.push_str(event.phrase());
+        }
+        let mut more = Vec::new();
+        if event.kills() && r.random_bool(0.5) {
+            more.push(toll(&mut r));
         }
         if r.random_bool(0.3) {
-            s.push(' ');
-            s.push_str(BACKGROUND.choose(&mut r).unwrap());
+            more.push(grammar::BACKGROUND.choose(&mut r).unwrap().to_string());
         }
         let who = format!(
             "{} {}",
             FIRST.choose(&mut r).unwrap(),
             LAST.choose(&mut r).unwrap()
         );
-        match r.random_range(0..3) {
-            0 => s.push_str(&format!(" (Photo by {who}/{AGENCY})")),
-            1 => s.push_str(&format!(" SAMPLE WIRE/{who}")),
-            _ => s.push_str(&format!(" ({AGENCY} Photo/{who})")),
-        }
-        s
+        desk.write(&Story {
+            scene: &scene_text,
+            spot,
+            day,
+            more: &more,
+            photographer: &who,
+        })
     }
 
     /// Page `j`: 4 to 12 captions from the pool; popular captions recur on many pages.
@@ -416,6 +297,103 @@ mod tests {
         let h = a.html_page(5);
         assert_eq!(h.captions, a.page(5).captions);
         assert!(h.text.contains("<figcaption>"));
+    }
+
+    /// The caption's subject and the word after it, past a Getty-style dateline.
+    fn subject_and_verb(caption: &str) -> (grammar::Subject, &str) {
+        let body = match caption.split_once(": ") {
+            Some((head, rest)) if head.chars().all(|c| !c.is_lowercase()) => rest,
+            _ => caption,
+        };
+        let subject = grammar::SUBJECTS
+            .iter()
+            .filter(|s| body.starts_with(&format!("{} ", s.text)))
+            .max_by_key(|s| s.text.len())
+            .unwrap_or_else(|| panic!("no generator subject starts {caption:?}"));
+        let verb = body[subject.text.len() + 1..].split(' ').next().unwrap();
+        (*subject, verb)
+    }
+
+    #[test]
+    fn subjects_and_verbs_agree_in_number() {
+        let g = Gazetteer::bundled();
+        let mut seen = std::collections::HashSet::new();
+        for seed in [1, 7, 42] {
+            let gen_ = Generator::new(&g, seed, 2000);
+            let corpus = NearDupCorpus::new(gen_.clone(), seed);
+            let texts = (0..3000)
+                .map(|i| gen_.caption(i))
+                .chain((0..1000).map(|p| corpus.original(p)));
+            for text in texts {
+                let (subject, word) = subject_and_verb(&text);
+                let verb = grammar::SCENES
+                    .iter()
+                    .map(|s| s.verb)
+                    .find(|v| v.one == word || v.many == word)
+                    .unwrap_or_else(|| panic!("no generator verb after the subject: {text:?}"));
+                assert_eq!(
+                    word,
+                    verb.form(subject.number),
+                    "{:?} takes {:?}: {text:?}",
+                    subject.text,
+                    verb.form(subject.number)
+                );
+                seen.insert((subject.text, subject.number == grammar::Number::One));
+            }
+        }
+        // Both numbers occur, so the check above has met both.
+        assert!(seen.iter().any(|(_, one)| *one) && seen.iter().any(|(_, one)| !*one));
+    }
+
+    #[test]
+    fn scenes_fit_their_events() {
+        let g = Gazetteer::bundled();
+        let gen_ = Generator::new(&g, 3, 2000);
+        let rescue = [
+            "for survivors",
+            "rubble",
+            "at the site of an explosion",
+            "a funeral",
+        ];
+        for i in 0..3000 {
+            let c = gen_.caption(i);
+            if c.contains("during a protest") {
+                assert!(!rescue.iter().any(|r| c.contains(r)), "{c}");
+            }
+            if c.contains("people were killed") {
+                assert!(
+                    ["shelling", "airstrikes", "car bomb", "clashes"]
+                        .iter()
+                        .any(|e| c.contains(e)),
+                    "a toll without a deadly event: {c}"
+                );
+            }
+            if c.contains("football") || c.contains("vegetables") {
+                assert!(!c.contains(" after ") && !c.contains("following"), "{c}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_desk_files_captions() {
+        let g = Gazetteer::bundled();
+        let gen_ = Generator::new(&g, 5, 100);
+        let all: Vec<String> = (0..400).map(|i| gen_.caption(i)).collect();
+        for mark in [
+            "SAMPLE WIRE/",
+            "(Sample Wire Photo/",
+            " / Sample Wire)",
+            " - ",
+        ] {
+            assert!(
+                all.iter().any(|c| c.contains(mark)),
+                "no caption with {mark}"
+            );
+        }
+        assert!(
+            all.iter().all(|c| c.is_ascii()),
+            "places as wires spell them"
+        );
     }
 
     #[test]

@@ -70,13 +70,8 @@ impl NearDupCorpus {
     /// the shared boilerplate paragraphs half of the time.
     pub fn original(&self, p: u64) -> String {
         let mut r = self.rng(1, p);
-        let base = self.base.caption(p);
         let detail = DETAILS.choose(&mut r).unwrap();
-        // Put the detail into the first sentence, before " in ".
-        let mut text = match base.find(" in ") {
-            Some(at) => format!("{} {detail}{}", &base[..at], &base[at..]),
-            None => base,
-        };
+        let mut text = self.base.compose(p, Some(detail));
         if r.random_bool(0.5) {
             let para = BOILERPLATE.choose(&mut r).unwrap();
             // Before the credit, which stands last.
@@ -164,7 +159,9 @@ fn truncate(t: &str, r: &mut ChaCha8Rng) -> String {
 }
 
 fn recredit(t: &str) -> String {
-    if t.contains("/Sample Wire)") {
+    if t.contains(" / Sample Wire)") {
+        t.replace(" / Sample Wire)", " / Sample Wire via Getty Images)")
+    } else if t.contains("/Sample Wire)") {
         t.replace("/Sample Wire)", "/Sample Wire/Getty Images)")
     } else if t.contains("SAMPLE WIRE/") {
         t.replacen("SAMPLE WIRE/", "Photo: ", 1) + "/Sample Wire"
