@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cairn_extract::Extractor;
 use cairn_ingest::Input;
 use cairn_model::Document;
-use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
+use cairn_store::{Archive, ArchiveWriter, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -51,7 +51,7 @@ pub struct Options {
     pub max_bucket: u8,
     /// How to read JSON Lines.
     pub read: cairn_ingest::ReadOptions,
-    /// The least input for a bulk write ([`Archive::begin_bulk`]); it must also be at
+    /// The least input for a bulk write ([`ArchiveWriter::begin_bulk`]); it must also be at
     /// least half as much again as the archive holds.
     pub bulk_min_bytes: u64,
     /// A source with more captions than this (a long text file) is extracted and handed
@@ -597,7 +597,7 @@ impl Writing<'_> {
     /// each part, for the reader's probes of the next ones.
     fn parts(
         &mut self,
-        archive: &mut Archive,
+        archive: &mut ArchiveWriter,
         first: Part,
         rx: &crossbeam_channel::Receiver<Prepared>,
     ) -> Result<BatchSummary> {
@@ -712,7 +712,7 @@ pub const PREPARE_STACK: usize = 64 << 20;
 /// [`Options::part_captions`] is a batch of its own, made and written a part at a time
 /// in one transaction.
 pub fn ingest(
-    archive: &mut Archive,
+    archive: &mut ArchiveWriter,
     paths: &[PathBuf],
     extractor: Arc<Extractor>,
     opts: &Options,
@@ -765,7 +765,7 @@ pub fn ingest(
 
     // Sources already stored are skipped before the costly part (resuming an
     // interrupted run re-reads its inputs but extracts only what is missing).
-    let seen = Archive::open_reader(archive.dir()).ok();
+    let seen = Some(archive.reader());
     let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
     let batch_sources = opts.batch_sources.max(1);
     let batch_bytes = opts.batch_bytes.max(1);

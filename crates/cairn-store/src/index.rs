@@ -25,6 +25,7 @@ use tantivy::tokenizer::{
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
 use crate::aggregate::{cell_degrees, most_frequent_first};
+use crate::days::epoch_days;
 use crate::directory::IndexDirectory;
 use crate::read::{FacetCount, Facets, Filters, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::stop::{Stop, Stoppable};
@@ -184,20 +185,6 @@ impl tantivy::tokenizer::TokenStream for PairStream<'_> {
     fn token_mut(&mut self) -> &mut tantivy::tokenizer::Token {
         &mut self.token
     }
-}
-
-/// Days since 1970-01-01 of an ISO date.
-pub(crate) fn epoch_days(d: jiff::civil::Date) -> i64 {
-    let epoch = jiff::civil::date(1970, 1, 1);
-    d.since(epoch).map(|s| i64::from(s.get_days())).unwrap_or(0)
-}
-
-/// The date a number of days after 1970-01-01.
-pub(crate) fn epoch_date(days: i64) -> jiff::civil::Date {
-    let epoch = jiff::civil::date(1970, 1, 1);
-    epoch
-        .checked_add(jiff::Span::new().days(days))
-        .unwrap_or(epoch)
 }
 
 /// The first and last day a record's date covers (a month covers all its days).

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use cairn_extract::Extractor;
 use cairn_gazetteer::Gazetteer;
 use cairn_pipeline::{Event, Options};
-use cairn_store::{Archive, SearchRequest};
+use cairn_store::{Archive, ArchiveWriter, SearchRequest};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -108,7 +108,7 @@ impl WaitArgs {
 }
 
 /// Opens the archive for writing, waiting for another writer's turn to end when asked.
-fn open_writer(data: &Path, wait: &WaitArgs) -> Result<Archive> {
+fn open_writer(data: &Path, wait: &WaitArgs) -> Result<ArchiveWriter> {
     let wait = wait.duration()?;
     match Archive::open_writer(data) {
         Err(cairn_store::Error::Busy(_)) if !wait.is_zero() => {
@@ -665,8 +665,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { repair, json, wait } => check(&data, repair, json, &wait),
         Command::Reindex { wait } => {
-            let mut a = open_writer(&data, &wait)?;
-            let n = a.reindex()?;
+            let a = open_writer(&data, &wait)?;
+            let (_, n) = a.reindex()?;
             eprintln!("reindexed {n} captions");
             Ok(ExitCode::SUCCESS)
         }
@@ -687,8 +687,8 @@ fn check(data: &Path, repair: bool, json: bool, wait: &WaitArgs) -> Result<ExitC
         Err(e) => return Err(e.into()),
     };
     if repair && !rep.ok() {
-        let mut w = open_writer(data, wait)?;
-        let n = w.reindex()?;
+        let w = open_writer(data, wait)?;
+        let (w, n) = w.reindex()?;
         eprintln!("repair: reindexed {n} captions");
         rep = w.check()?;
     } else if repair && rep.index_behind > 0 {
