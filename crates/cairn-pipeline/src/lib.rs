@@ -70,7 +70,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            batch_sources: 512,
+            batch_sources: BATCH_SOURCES,
             batch_bytes: 32 * 1024 * 1024,
             near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
             max_bucket: cairn_dedup::MAX_BUCKET as u8,
@@ -333,6 +333,9 @@ const RELEASE_INPUTS: usize = 1 << 16;
 
 /// The least input for a bulk write by default ([`Options::bulk_min_bytes`]).
 pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Sources per transaction unless asked otherwise ([`Options::batch_sources`]).
+pub const BATCH_SOURCES: usize = 1024;
 
 /// A source read for a batch, rendered, its captions found and keyed; extracted once
 /// the batch knows which of its captions are new.

@@ -173,7 +173,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Sources per transaction.
-        #[arg(long, default_value_t = 1024, hide = true)]
+        #[arg(long, default_value_t = cairn_pipeline::BATCH_SOURCES, hide = true)]
         batch_sources: usize,
         /// The least input (MiB) for a bulk write (tests lower it to cover that path).
         #[arg(long, default_value_t = cairn_pipeline::BULK_MIN_BYTES >> 20, hide = true)]
@@ -916,7 +916,7 @@ fn ingest(
 fn import(data: &Path, dir: &Path, json: bool, wait: &WaitArgs) -> Result<ExitCode> {
     let mut archive = open_writer(data, wait)?;
     with_progress("imported", json, |on_event| {
-        cairn_pipeline::import(&mut archive, dir, 512, on_event)
+        cairn_pipeline::import(&mut archive, dir, cairn_pipeline::BATCH_SOURCES, on_event)
     })
 }
 
