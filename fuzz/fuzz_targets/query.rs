@@ -7,10 +7,12 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 
 fn archive() -> &'static cairn_store::Archive {
-    static A: OnceLock<(tempfile::TempDir, cairn_store::Archive)> = OnceLock::new();
+    static A: OnceLock<(tempfile::TempDir, std::sync::Arc<cairn_store::Archive>)> = OnceLock::new();
     &A.get_or_init(|| {
         let d = tempfile::tempdir().expect("temporary directory");
-        let a = cairn_store::Archive::open_writer(d.path()).expect("archive");
+        let a = cairn_store::Archive::open_writer(d.path())
+            .expect("archive")
+            .reader();
         (d, a)
     })
     .1

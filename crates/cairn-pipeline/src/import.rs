@@ -18,7 +18,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
 use cairn_model::{Record, SourceKind, Span};
-use cairn_store::{Archive, Clusterer, NewOccurrence, NewSource};
+use cairn_store::{ArchiveWriter, Clusterer, NewOccurrence, NewSource};
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use rustc_hash::FxHashMap;
 
@@ -333,7 +333,7 @@ impl Clusterer for JobClusters<'_> {
 
 /// Imports the job output in `dir` into `archive`.
 pub fn import(
-    archive: &mut Archive,
+    archive: &mut ArchiveWriter,
     dir: &Path,
     batch_sources: usize,
     on_event: &mut dyn FnMut(Event),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cairn_extract::Extractor;
 use cairn_ingest::Input;
 use cairn_model::Document;
-use cairn_store::{Archive, BatchSummary, NewOccurrence, NewSource};
+use cairn_store::{Archive, ArchiveWriter, BatchSummary, NewOccurrence, NewSource};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -51,7 +51,7 @@ pub struct Options {
     pub max_bucket: u8,
     /// How to read JSON Lines.
     pub read: cairn_ingest::ReadOptions,
-    /// The least input for a bulk write ([`Archive::begin_bulk`]); it must also be at
+    /// The least input for a bulk write ([`ArchiveWriter::begin_bulk`]); it must also be at
     /// least half as much again as the archive holds.
     pub bulk_min_bytes: u64,
     /// A source with more captions than this (a long text file) is extracted and handed
@@ -70,7 +70,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            batch_sources: 512,
+            batch_sources: BATCH_SOURCES,
             batch_bytes: 32 * 1024 * 1024,
             near_threshold: Some(cairn_dedup::DEFAULT_THRESHOLD),
             max_bucket: cairn_dedup::MAX_BUCKET as u8,
@@ -333,6 +333,9 @@ const RELEASE_INPUTS: usize = 1 << 16;
 
 /// The least input for a bulk write by default ([`Options::bulk_min_bytes`]).
 pub const BULK_MIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Sources per transaction unless asked otherwise ([`Options::batch_sources`]).
+pub const BATCH_SOURCES: usize = 1024;
 
 /// A source read for a batch, rendered, its captions found and keyed; extracted once
 /// the batch knows which of its captions are new.
@@ -597,7 +600,7 @@ impl Writing<'_> {
     /// each part, for the reader's probes of the next ones.
     fn parts(
         &mut self,
-        archive: &mut Archive,
+        archive: &mut ArchiveWriter,
         first: Part,
         rx: &crossbeam_channel::Receiver<Prepared>,
     ) -> Result<BatchSummary> {
@@ -712,7 +715,7 @@ pub const PREPARE_STACK: usize = 64 << 20;
 /// [`Options::part_captions`] is a batch of its own, made and written a part at a time
 /// in one transaction.
 pub fn ingest(
-    archive: &mut Archive,
+    archive: &mut ArchiveWriter,
     paths: &[PathBuf],
     extractor: Arc<Extractor>,
     opts: &Options,
@@ -765,7 +768,7 @@ pub fn ingest(
 
     // Sources already stored are skipped before the costly part (resuming an
     // interrupted run re-reads its inputs but extracts only what is missing).
-    let seen = Archive::open_reader(archive.dir()).ok();
+    let seen = Some(archive.reader());
     let (tx, rx) = crossbeam_channel::bounded::<Prepared>(1);
     let batch_sources = opts.batch_sources.max(1);
     let batch_bytes = opts.batch_bytes.max(1);

@@ -20,7 +20,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cairn_gazetteer::Gazetteer;
-use cairn_store::{Archive, Stop};
+use cairn_store::{Archive, ArchiveWriter, Stop};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -553,7 +553,7 @@ async fn ingest_page(
 /// Stores one document with the near-duplicate index kept in `slot`, made again from
 /// the archive when another writer changed it since.
 fn ingest_one(
-    archive: &mut Archive,
+    archive: &mut ArchiveWriter,
     slot: &mut Option<IngestWriter>,
     doc: cairn_model::Document,
     dir: &std::path::Path,

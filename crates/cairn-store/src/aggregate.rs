@@ -3,7 +3,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::index::epoch_date;
+use crate::days::epoch_date;
 use crate::read::{Bucket, FacetCount, Facets, GeoCell, GeoGrid, Histogram};
 
 /// The most cells one answer carries (the busiest ones).
@@ -266,7 +266,7 @@ impl Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::epoch_days;
+    use crate::days::epoch_days;
 
     fn counts(days: &[(&str, u64)]) -> Counts {
         let mut c = Counts::default();

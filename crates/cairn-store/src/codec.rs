@@ -114,10 +114,7 @@ impl std::fmt::Debug for Codec {
 impl Codec {
     /// The dictionary new records use, if the archive has one.
     pub fn current(&self) -> Option<Arc<Dict>> {
-        self.current
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        crate::poison::read(&self.current).clone()
     }
 
     /// Loads the newest dictionary of the archive as the one to write with.
@@ -138,11 +135,8 @@ impl Codec {
 
     /// Makes `d` known and the one to write with (after its row is committed).
     pub fn install(&self, d: Arc<Dict>) {
-        self.dicts
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(d.id, d.clone());
-        *self.current.write().unwrap_or_else(|p| p.into_inner()) = Some(d);
+        crate::poison::write(&self.dicts).insert(d.id, d.clone());
+        *crate::poison::write(&self.current) = Some(d);
     }
 
     /// The stored form of a record, with `dict` when given.
@@ -168,12 +162,7 @@ impl Codec {
     }
 
     fn dict(&self, conn: &Connection, id: u32) -> Result<Arc<Dict>, String> {
-        if let Some(d) = self
-            .dicts
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&id)
-        {
+        if let Some(d) = crate::poison::read(&self.dicts).get(&id) {
             return Ok(d.clone());
         }
         let bytes: Option<Vec<u8>> = conn
@@ -186,10 +175,7 @@ impl Codec {
             .map_err(|e| e.to_string())?;
         let bytes = bytes.ok_or_else(|| format!("record dictionary {id} is missing"))?;
         let d = Arc::new(Dict::new(id, bytes));
-        self.dicts
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, d.clone());
+        crate::poison::write(&self.dicts).insert(id, d.clone());
         Ok(d)
     }
 

@@ -190,10 +190,7 @@ pub(crate) fn create(path: &Path) -> Result<()> {
     {
         // A rollback journal (SQLite's default) while it is built: nothing is left beside
         // the file once it is closed. `open_write` turns on WAL afterwards.
-        let db = |source| Error::Db {
-            path: tmp.clone(),
-            source,
-        };
+        let db = crate::db_err(&tmp);
         let mut conn = Connection::open(&tmp).map_err(db)?;
         configure(&conn).map_err(db)?;
         migrate(&mut conn, &tmp)?;
@@ -224,10 +221,7 @@ pub(crate) fn open_write(path: &Path) -> Result<Connection> {
     if !path.exists() {
         create(path)?;
     }
-    let err = |source| Error::Db {
-        path: path.to_path_buf(),
-        source,
-    };
+    let err = crate::db_err(path);
     let mut conn = Connection::open(path).map_err(err)?;
     configure(&conn).map_err(err)?;
     // WAL lets readers go on during a write; FULL makes every committed batch durable.
@@ -263,10 +257,20 @@ pub(crate) fn open_write(path: &Path) -> Result<Connection> {
         )
         .map_err(err)?;
     if present < 3 {
-        let _ = crate::write::read_through(path);
+        let _ = read_through(path);
         conn.execute_batch(BULK_INDEXES).map_err(err)?;
     }
     Ok(conn)
+}
+
+/// Reads a file from start to end in 1 MiB reads, keeping nothing (the bytes stay in the
+/// operating system's cache, not in this process); the number of bytes read.
+pub(crate) fn read_through(path: &Path) -> std::io::Result<u64> {
+    let file = std::fs::File::open(path)?;
+    std::io::copy(
+        &mut std::io::BufReader::with_capacity(1 << 20, file),
+        &mut std::io::sink(),
+    )
 }
 
 /// Opens the database for reading only. Where the archive cannot be written (a
@@ -275,11 +279,9 @@ pub(crate) fn open_write(path: &Path) -> Result<Connection> {
 /// there.
 pub(crate) fn open_read(path: &Path) -> Result<Connection> {
     match open_read_as(path, false) {
-        Err(Error::Db { source, .. }) if cannot_open_shared(&source) => open_read_as(path, true)
-            .map_err(|_| Error::Db {
-                path: path.to_path_buf(),
-                source,
-            }),
+        Err(Error::Db { source, .. }) if cannot_open_shared(&source) => {
+            open_read_as(path, true).map_err(|_| crate::db_err(path)(source))
+        }
         other => other,
     }
 }
@@ -311,10 +313,7 @@ fn immutable_uri(path: &Path) -> String {
 }
 
 fn open_read_as(path: &Path, immutable: bool) -> Result<Connection> {
-    let err = |source| Error::Db {
-        path: path.to_path_buf(),
-        source,
-    };
+    let err = crate::db_err(path);
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
         | OpenFlags::SQLITE_OPEN_NO_MUTEX
         | OpenFlags::SQLITE_OPEN_URI;
@@ -348,10 +347,7 @@ fn open_read_as(path: &Path, immutable: bool) -> Result<Connection> {
 }
 
 fn migrate(conn: &mut Connection, path: &Path) -> Result<()> {
-    let err = |source| Error::Db {
-        path: path.to_path_buf(),
-        source,
-    };
+    let err = crate::db_err(path);
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(err)?;
@@ -512,6 +508,18 @@ mod tests {
         ] {
             assert!(idx.contains(&i.to_string()), "{idx:?}");
         }
+    }
+
+    #[test]
+    fn read_through_reads_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let bytes: Vec<u8> = (0..(3u32 << 20 | 12_345))
+            .map(|i| (i % 251) as u8)
+            .collect();
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_through(&path).unwrap(), bytes.len() as u64);
+        assert!(read_through(&dir.path().join("missing")).is_err());
     }
 
     /// The indexes a bulk write dropped (and did not build again, having been stopped)

@@ -8,10 +8,12 @@
 mod aggregate;
 mod check;
 mod codec;
+mod days;
 mod db;
 mod directory;
 mod index;
 mod lock;
+mod poison;
 mod query;
 mod read;
 mod rebuild;
@@ -23,7 +25,7 @@ mod translations;
 mod write;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use check::CheckReport;
@@ -37,7 +39,8 @@ pub use read::{
 pub use stop::Stop;
 pub use translations::TranslationRef;
 pub use write::{
-    BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource, Write, pack,
+    ArchiveWriter, BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource,
+    Write, pack,
 };
 
 /// What can go wrong in the archive.
@@ -106,18 +109,24 @@ pub enum Error {
 /// Result alias for this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// An open archive. Reads take `&self` and may run on many threads at once; writes take
-/// `&mut self` and need the archive opened with [`Archive::open_writer`].
+/// The one way a SQLite error of the database at `path` becomes an [`Error`].
+pub(crate) fn db_err(path: &Path) -> impl Fn(rusqlite::Error) -> Error + Copy + '_ {
+    move |source| Error::Db {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// An open archive, for reading: every method takes `&self`, and any number of threads
+/// may share one (`Arc<Archive>`). Writing goes through an [`ArchiveWriter`]
+/// ([`Archive::open_writer`]), which hands out readers of its archive.
 #[derive(Debug)]
 pub struct Archive {
     dir: PathBuf,
     db_path: PathBuf,
     pool: Mutex<Vec<rusqlite::Connection>>,
     index: index::SearchIndex,
-    codec: std::sync::Arc<codec::Codec>,
-    writer: Option<Mutex<write::Writer>>,
-    /// Held by a writer until it is dropped (after the index writer, declared above).
-    _lock: Option<lock::WriterLock>,
+    codec: Arc<codec::Codec>,
 }
 
 impl Archive {
@@ -129,41 +138,15 @@ impl Archive {
     /// Opens (creating if needed) the archive in `dir` for writing: takes the writer
     /// lock, runs migrations, and brings the search index up to date with the database.
     /// Fails at once with [`Error::Busy`] when another writer holds the lock.
-    pub fn open_writer(dir: &Path) -> Result<Self> {
+    pub fn open_writer(dir: &Path) -> Result<ArchiveWriter> {
         Self::open_writer_waiting(dir, Duration::ZERO)
     }
 
     /// [`Archive::open_writer`], waiting up to `wait` for another writer to finish
-    /// ([`Error::Busy`] if it does not). The lock is held until the archive is dropped:
+    /// ([`Error::Busy`] if it does not). The lock is held until the writer is dropped:
     /// a long-lived process that writes now and then opens a writer for each write.
-    pub fn open_writer_waiting(dir: &Path, wait: Duration) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let lock = lock::WriterLock::acquire(dir, wait)?;
-        let db_path = Self::db_path(dir);
-        // The index before the database: a reader that finds the database finds an
-        // index beside it, and the database appears whole (see `db::create`).
-        let found = index::SearchIndex::open_for_writer(&dir.join("index"))?;
-        let conn = db::open_write(&db_path)?;
-        let codec = std::sync::Arc::new(codec::Codec::default());
-        codec.load_current(&conn).map_err(|source| Error::Db {
-            path: db_path.clone(),
-            source,
-        })?;
-        let (index, writer) = rebuild::attach(dir, conn, &codec, found)?;
-        let mut archive = Archive {
-            dir: dir.to_path_buf(),
-            db_path,
-            pool: Mutex::new(Vec::new()),
-            index,
-            codec,
-            writer: Some(Mutex::new(writer)),
-            _lock: Some(lock),
-        };
-        archive.sync_index()?;
-        Ok(archive)
+    pub fn open_writer_waiting(dir: &Path, wait: Duration) -> Result<ArchiveWriter> {
+        ArchiveWriter::open(dir, wait)
     }
 
     /// Opens an existing archive for reading only. Many readers may run beside one writer.
@@ -180,13 +163,27 @@ impl Archive {
             pool: Mutex::new(vec![conn]),
             index,
             codec: Default::default(),
-            writer: None,
-            _lock: None,
         })
     }
 
+    /// The reading side of a writer's archive: its index and its record dictionaries,
+    /// with read connections opened as they are needed.
+    pub(crate) fn beside_writer(
+        dir: &Path,
+        index: index::SearchIndex,
+        codec: Arc<codec::Codec>,
+    ) -> Self {
+        Archive {
+            dir: dir.to_path_buf(),
+            db_path: Self::db_path(dir),
+            pool: Mutex::new(Vec::new()),
+            index,
+            codec,
+        }
+    }
+
     /// A packer of records in the form this archive stores them, to pack the records of
-    /// a batch in parallel before [`Archive::write_batch_with`] stores them.
+    /// a batch in parallel before [`ArchiveWriter::write_batch_with`] stores them.
     pub fn record_packer(&self) -> RecordPacker {
         RecordPacker(self.codec.clone())
     }
@@ -207,23 +204,28 @@ impl Archive {
 
     /// Runs `f` with a pooled read connection.
     fn with_conn<T>(&self, f: impl FnOnce(&rusqlite::Connection) -> Result<T>) -> Result<T> {
-        let conn = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = poison::lock(&self.pool).pop();
         let conn = match conn {
             Some(c) => c,
             None => db::open_read(&self.db_path)?,
         };
         let out = f(&conn);
-        self.pool
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(conn);
+        poison::lock(&self.pool).push(conn);
         out
     }
 
-    fn db_err(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
-        move |source| Error::Db {
-            path: self.db_path.clone(),
-            source,
-        }
+    fn db_err(&self) -> impl Fn(rusqlite::Error) -> Error + Copy + '_ {
+        db_err(&self.db_path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Readers are shared by threads (the server holds one in an `Arc`).
+    #[test]
+    fn an_archive_is_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<super::Archive>();
+        shared::<std::sync::Arc<super::Archive>>();
     }
 }

@@ -672,3 +672,49 @@ fn caption_sources(c: &rusqlite::Connection, id: i64) -> rusqlite::Result<Vec<So
     })?
     .collect()
 }
+
+impl Archive {
+    /// Bytes of the sources stored (what a write's size is weighed against).
+    pub fn stored_source_bytes(&self) -> Result<u64> {
+        self.with_conn(|c| {
+            c.query_row("SELECT coalesce(sum(size), 0) FROM source", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n.max(0) as u64)
+            .map_err(self.db_err())
+        })
+    }
+
+    /// Calls `f` with every caption's id and canonical text (to rebuild a clusterer).
+    pub fn for_each_canonical(&self, mut f: impl FnMut(i64, &str)) -> Result<()> {
+        self.with_conn(|c| {
+            let err = self.db_err();
+            let mut stmt = c
+                .prepare("SELECT c.id, v.text FROM caption c JOIN variant v ON v.id = c.canonical_variant ORDER BY c.id")
+                .map_err(&err)?;
+            let mut rows = stmt.query([]).map_err(&err)?;
+            while let Some(r) = rows.next().map_err(&err)? {
+                let id: i64 = r.get(0).map_err(&err)?;
+                let text: String = r.get(1).map_err(&err)?;
+                f(id, &text);
+            }
+            Ok(())
+        })
+    }
+
+    /// Calls `f` with the exact key of every variant (distinct caption text) stored.
+    pub fn for_each_variant_key(&self, mut f: impl FnMut(&[u8; 16])) -> Result<()> {
+        self.with_conn(|c| {
+            let err = self.db_err();
+            let mut stmt = c.prepare("SELECT key FROM variant").map_err(&err)?;
+            let mut rows = stmt.query([]).map_err(&err)?;
+            while let Some(r) = rows.next().map_err(&err)? {
+                let key = r.get_ref(0).map_err(&err)?;
+                if let Ok(k) = <[u8; 16]>::try_from(key.as_blob().unwrap_or_default()) {
+                    f(&k);
+                }
+            }
+            Ok(())
+        })
+    }
+}

@@ -4,12 +4,12 @@
 //! removed) and move to the new one when they next reload.
 
 use std::path::Path;
-use std::sync::Mutex;
+
+use tantivy::IndexWriter;
 
 use crate::codec::Codec;
-use crate::index::{SearchIndex, WriterError};
-use crate::write::{INDEX_DOC_SQL, Writer, index_doc};
-use crate::{Archive, Error, Result};
+use crate::index::{IndexDoc, SearchIndex, WriterError};
+use crate::{Error, Result};
 
 /// Where a rebuilt index is made, beside `DIR/index`.
 const BUILDING: &str = "index.new";
@@ -41,10 +41,7 @@ pub(crate) fn build_beside(dir: &Path, conn: &rusqlite::Connection, codec: &Code
 /// Indexes every caption of the database in a new index at `path`, committed with the
 /// last batch it reflects.
 fn build(path: &Path, conn: &rusqlite::Connection, codec: &Codec) -> Result<u64> {
-    let db = |source| Error::Db {
-        path: path.to_path_buf(),
-        source,
-    };
+    let db = crate::db_err(path);
     let index = SearchIndex::create(path)?;
     let mut w = index.writer().map_err(|e| match e {
         WriterError::Busy => Error::Busy(path.to_path_buf()),
@@ -96,48 +93,19 @@ fn swap_in(new: &Path, live: &Path) -> std::io::Result<()> {
     std::fs::rename(&aside, new)
 }
 
-impl Archive {
-    /// Rebuilds the search index from the database beside the one in use and swaps it
-    /// in whole: searches meanwhile answer from the old index, never from an empty or
-    /// partial one. Returns the number of captions indexed.
-    pub fn reindex(&mut self) -> Result<u64> {
-        let writer = self
-            .writer
-            .take()
-            .expect("reindex needs a writer")
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner());
-        // The index writer (on the directory about to be replaced) goes first.
-        let conn = writer.into_conn();
-        let built = build_beside(&self.dir, &conn, &self.codec);
-        let path = self.dir.join("index");
-        let (index, writer) = attach(
-            &self.dir,
-            conn,
-            &self.codec,
-            SearchIndex::open_for_writer(&path)?,
-        )?;
-        self.index = index;
-        self.writer = Some(Mutex::new(writer));
-        let n = built?;
-        self.sync_index()?;
-        Ok(n)
-    }
-}
-
 /// The index at `DIR/index` (`found`, when it is open and can serve; else rebuilt beside
 /// first) with its writer.
 pub(crate) fn attach(
     dir: &Path,
-    conn: rusqlite::Connection,
+    conn: &rusqlite::Connection,
     codec: &Codec,
     found: Option<SearchIndex>,
-) -> Result<(SearchIndex, Writer)> {
+) -> Result<(SearchIndex, IndexWriter)> {
     let path = dir.join("index");
     let index = match found {
         Some(index) => index,
         None => {
-            build_beside(dir, &conn, codec)?;
+            build_beside(dir, conn, codec)?;
             SearchIndex::open_existing(&path)?
         }
     };
@@ -145,5 +113,26 @@ pub(crate) fn attach(
         WriterError::Busy => Error::Busy(dir.to_path_buf()),
         WriterError::Other(e) => e,
     })?;
-    Ok((index, Writer::new(conn, index_writer)))
+    Ok((index, index_writer))
+}
+
+/// A caption's index entry as the database holds it (id, every variant's text, the
+/// canonical record), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
+pub(crate) const INDEX_DOC_SQL: &str = "SELECT c.id,
+        (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
+        (SELECT record FROM variant WHERE id = c.canonical_variant)
+     FROM caption c";
+
+/// One row of [`INDEX_DOC_SQL`].
+pub(crate) fn index_doc(
+    codec: &Codec,
+    conn: &rusqlite::Connection,
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<IndexDoc<'static>> {
+    let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
+    Ok(IndexDoc {
+        id: r.get::<_, i64>(0)? as u64,
+        text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
+        record: record.map(std::borrow::Cow::Owned),
+    })
 }

@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use crate::{Archive, Result};
+use crate::{Archive, ArchiveWriter, Result};
 
 /// A source that could not be read, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +34,9 @@ impl Archive {
                 .map_err(self.db_err())
         })
     }
+}
 
+impl ArchiveWriter {
     /// Remembers `rejected` (a later rejection of the same source replaces the reason)
     /// and forgets earlier rejections of `stored` (sources read this time), in one
     /// transaction.
@@ -47,12 +49,8 @@ impl Archive {
             return Ok(());
         }
         let now = jiff::Timestamp::now().to_string();
-        let db_path = self.db_path.clone();
-        let err = move |source| crate::Error::Db {
-            path: db_path.clone(),
-            source,
-        };
-        let conn = &mut self.writer_mut().conn;
+        let err = crate::db_err(&self.archive.db_path);
+        let conn = &mut self.conn;
         let tx = conn.transaction().map_err(&err)?;
         {
             let mut add = tx

@@ -272,7 +272,7 @@ fn part<T>(
     slot: &Mutex<Option<Arc<T>>>,
     build: impl FnOnce() -> tantivy::Result<T>,
 ) -> tantivy::Result<Arc<T>> {
-    let mut g = slot.lock().unwrap_or_else(|p| p.into_inner());
+    let mut g = crate::poison::lock(slot);
     if let Some(t) = g.as_ref() {
         return Ok(t.clone());
     }
@@ -303,13 +303,13 @@ pub(crate) struct Tables {
 
 impl Tables {
     fn get(&self, id: SegmentId) -> Arc<SegmentTable> {
-        let mut m = self.segments.lock().unwrap_or_else(|p| p.into_inner());
+        let mut m = crate::poison::lock(&self.segments);
         m.entry(id).or_default().clone()
     }
 
     /// Drops the tables of segments not in `live`.
     pub fn retain(&self, live: &[SegmentId]) {
-        let mut m = self.segments.lock().unwrap_or_else(|p| p.into_inner());
+        let mut m = crate::poison::lock(&self.segments);
         m.retain(|id, _| live.contains(id));
     }
 }

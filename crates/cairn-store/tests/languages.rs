@@ -4,7 +4,9 @@
 
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{Place, Record, SourceKind, Span};
-use cairn_store::{Archive, Filters, NewOccurrence, NewSource, SearchRequest, SearchResults};
+use cairn_store::{
+    Archive, ArchiveWriter, Filters, NewOccurrence, NewSource, SearchRequest, SearchResults,
+};
 use proptest::prelude::*;
 
 /// The gazetteer's record of a place, as extraction sets it on a caption.
@@ -61,7 +63,7 @@ fn caption(n: u8, text: &str, lang: &str, place: Option<Place>) -> NewSource {
 
 /// Captions in five languages, in our own words; the place of each is set as
 /// extraction would set it.
-fn archive() -> (tempfile::TempDir, Archive) {
+fn archive() -> (tempfile::TempDir, ArchiveWriter) {
     let dir = tempfile::tempdir().unwrap();
     let mut a = Archive::open_writer(dir.path()).unwrap();
     let aleppo = || Some(located("Aleppo", "Aleppo"));
@@ -299,7 +301,7 @@ proptest! {
 
 thread_local! {
     /// One archive for all cases of the property (made once per test thread).
-    static SHARED: (tempfile::TempDir, std::rc::Rc<Archive>) = {
+    static SHARED: (tempfile::TempDir, std::rc::Rc<ArchiveWriter>) = {
         let (d, a) = archive();
         (d, std::rc::Rc::new(a))
     };

@@ -93,7 +93,9 @@ fn searches_never_see_an_empty_index_during_reindex() {
         })
     };
     for _ in 0..5 {
-        assert_eq!(w.reindex().unwrap(), want);
+        let (next, n) = w.reindex().unwrap();
+        w = next;
+        assert_eq!(n, want);
         std::thread::sleep(Duration::from_millis(300));
     }
     stop.store(true, Ordering::Relaxed);
@@ -117,6 +119,33 @@ fn searches_never_see_an_empty_index_during_reindex() {
         "the held reader moved on"
     );
     assert!(w.check().unwrap().ok());
+}
+
+/// A reader the writer hands out reads on another thread while the writer goes on
+/// writing, sees each batch once committed, and outlives the writer (whose lock goes
+/// with it).
+#[test]
+fn a_writers_reader_reads_beside_it_and_outlives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = Archive::open_writer(dir.path()).unwrap();
+    let first = page("u:0", 0, 10);
+    w.write_batch(std::slice::from_ref(&first)).unwrap();
+    let r = w.reader();
+    let reading = {
+        let r = r.clone();
+        std::thread::spawn(move || (0..20).map(|_| total(&r, "shelling")).collect::<Vec<_>>())
+    };
+    let second = page("u:1", 10, 5);
+    w.write_batch(std::slice::from_ref(&second)).unwrap();
+    let seen = reading.join().unwrap();
+    assert!(seen.iter().all(|&t| t == 10 || t == 15), "{seen:?}");
+    assert_eq!(total(&r, "shelling"), 15);
+    assert!(r.has_source(&second.uri, &second.sha256).unwrap());
+    drop(w);
+    let mut again = Archive::open_writer(dir.path()).unwrap();
+    again.write_batch(&[page("u:2", 15, 1)]).unwrap();
+    assert_eq!(r.stats().unwrap().sources, 3);
+    assert!(r.has_source(&first.uri, &first.sha256).unwrap());
 }
 
 /// A second writer is refused at once, or waits its turn; readers need no lock.

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use cairn_extract::Extractor;
 use cairn_gazetteer::Gazetteer;
 use cairn_pipeline::{Event, Options};
-use cairn_store::{Archive, SearchRequest};
+use cairn_store::{Archive, ArchiveWriter, SearchRequest};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -112,7 +112,7 @@ impl WaitArgs {
 }
 
 /// Opens the archive for writing, waiting for another writer's turn to end when asked.
-fn open_writer(data: &Path, wait: &WaitArgs) -> Result<Archive> {
+fn open_writer(data: &Path, wait: &WaitArgs) -> Result<ArchiveWriter> {
     let wait = wait.duration()?;
     match Archive::open_writer(data) {
         Err(cairn_store::Error::Busy(_)) if !wait.is_zero() => {
@@ -177,7 +177,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Sources per transaction.
-        #[arg(long, default_value_t = 1024, hide = true)]
+        #[arg(long, default_value_t = cairn_pipeline::BATCH_SOURCES, hide = true)]
         batch_sources: usize,
         /// The least input (MiB) for a bulk write (tests lower it to cover that path).
         #[arg(long, default_value_t = cairn_pipeline::BULK_MIN_BYTES >> 20, hide = true)]
@@ -669,8 +669,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { repair, json, wait } => check(&data, repair, json, &wait),
         Command::Reindex { wait } => {
-            let mut a = open_writer(&data, &wait)?;
-            let n = a.reindex()?;
+            let a = open_writer(&data, &wait)?;
+            let (_, n) = a.reindex()?;
             eprintln!("reindexed {n} captions");
             Ok(ExitCode::SUCCESS)
         }
@@ -691,8 +691,8 @@ fn check(data: &Path, repair: bool, json: bool, wait: &WaitArgs) -> Result<ExitC
         Err(e) => return Err(e.into()),
     };
     if repair && !rep.ok() {
-        let mut w = open_writer(data, wait)?;
-        let n = w.reindex()?;
+        let w = open_writer(data, wait)?;
+        let (w, n) = w.reindex()?;
         eprintln!("repair: reindexed {n} captions");
         rep = w.check()?;
     } else if repair && rep.index_behind > 0 {
@@ -920,7 +920,7 @@ fn ingest(
 fn import(data: &Path, dir: &Path, json: bool, wait: &WaitArgs) -> Result<ExitCode> {
     let mut archive = open_writer(data, wait)?;
     with_progress("imported", json, |on_event| {
-        cairn_pipeline::import(&mut archive, dir, 512, on_event)
+        cairn_pipeline::import(&mut archive, dir, cairn_pipeline::BATCH_SOURCES, on_event)
     })
 }
 

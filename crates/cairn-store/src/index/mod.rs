@@ -23,9 +23,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, Order, ReloadPolicy, TantivyDocument, Term};
 
 pub(crate) use build::Built;
-#[cfg(test)]
-pub(crate) use schema::epoch_days;
-pub(crate) use schema::{Fields, date_extent, epoch_date};
+pub(crate) use schema::{Fields, date_extent};
 use schema::{LANGS, SCHEMA_VERSION, schema};
 
 use crate::aggregate::{cell_degrees, most_frequent_first};

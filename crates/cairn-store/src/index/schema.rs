@@ -7,6 +7,7 @@ use tantivy::schema::{
     TextFieldIndexing, TextOptions,
 };
 
+use crate::days::epoch_days;
 use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
@@ -108,20 +109,6 @@ pub(crate) fn schema() -> (Schema, Fields) {
         lon: b.add_f64_field("lon", INDEXED | FAST),
     };
     (b.build(), f)
-}
-
-/// Days since 1970-01-01 of an ISO date.
-pub(crate) fn epoch_days(d: jiff::civil::Date) -> i64 {
-    let epoch = jiff::civil::date(1970, 1, 1);
-    d.since(epoch).map(|s| i64::from(s.get_days())).unwrap_or(0)
-}
-
-/// The date a number of days after 1970-01-01.
-pub(crate) fn epoch_date(days: i64) -> jiff::civil::Date {
-    let epoch = jiff::civil::date(1970, 1, 1);
-    epoch
-        .checked_add(jiff::Span::new().days(days))
-        .unwrap_or(epoch)
 }
 
 /// The first and last day a record's date covers (a month covers all its days).
