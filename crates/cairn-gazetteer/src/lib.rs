@@ -10,6 +10,7 @@
 mod fold;
 pub mod import;
 mod load;
+mod lookup;
 mod zipstream;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -21,6 +22,7 @@ use cairn_model::PlaceKind;
 use rayon::prelude::*;
 
 pub use fold::{fold, skeleton};
+pub use lookup::{PlaceMatch, place_matches, place_paths};
 
 const GEONAMES: &[u8] = include_bytes!("../data/geonames.tsv.zst");
 const SUPPLEMENT: &str = include_str!("../data/supplement.tsv");

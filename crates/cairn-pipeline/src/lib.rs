@@ -5,7 +5,8 @@
 //! `prepare` renders, keys and extracts them (on rayon's threads, driven from the
 //! reading thread); `write` stores each batch meanwhile (on the caller's thread).
 //! `keyed` is one source made ready, `cluster` the near-duplicate clustering the store
-//! consults, `guard` the boundary around each source, `import` the Parquet importer.
+//! consults, `guard` the boundary around each source, `import` the Parquet importer,
+//! `single` one document stored at a time (the server's posted pages).
 #![warn(missing_docs)]
 
 use std::path::PathBuf;
@@ -25,12 +26,14 @@ mod keyed;
 mod prepare;
 mod read;
 mod report;
+mod single;
 mod write;
 
 pub use cluster::NearClusterer;
 pub use config::{BULK_MIN_BYTES, Options, PART_CAPTIONS, PREPARE_STACK};
 pub use import::import;
 pub use report::{Event, Report};
+pub use single::DocumentWriter;
 
 use keyed::Keyed;
 use prepare::{Known, Prepared, Preparer};

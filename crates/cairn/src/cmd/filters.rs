@@ -49,7 +49,7 @@ impl FilterArgs {
         let place = if self.place.is_empty() {
             Vec::new()
         } else {
-            cairn_server::place_paths(&Gazetteer::bundled(), &self.place)
+            cairn_gazetteer::place_paths(&Gazetteer::bundled(), &self.place)
                 .map_err(|e| anyhow::anyhow!("{e} (see `cairn places NAME`)"))?
         };
         let bbox = match &self.bbox {

@@ -21,7 +21,7 @@ pub struct PlacesArgs {
 pub fn run(data: &Path, args: PlacesArgs) -> Result<ExitCode> {
     let name = &args.name;
     let g = Gazetteer::for_archive(data)?;
-    let rows = cairn_server::place_matches(&g, name, 20);
+    let rows = cairn_gazetteer::place_matches(&g, name, 20);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(ExitCode::SUCCESS);

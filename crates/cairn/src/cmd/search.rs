@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use cairn_gazetteer::Gazetteer;
 use cairn_store::{Archive, SearchRequest, SearchResults};
 
@@ -46,7 +46,7 @@ pub fn run(data: &Path, args: SearchArgs) -> Result<ExitCode> {
         filters: args.filters.to_filters()?,
         limit: args.limit,
         offset: args.offset,
-        sort: parse_sort(&args.sort)?,
+        sort: args.sort.parse()?,
         facets: args.facets,
         histogram: args.histogram,
         geo_zoom: args.geo_zoom,
@@ -59,15 +59,6 @@ pub fn run(data: &Path, args: SearchArgs) -> Result<ExitCode> {
         print_results(&r)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn parse_sort(s: &str) -> Result<cairn_store::Sort> {
-    Ok(match s {
-        "relevance" => cairn_store::Sort::Relevance,
-        "date" => cairn_store::Sort::DateAsc,
-        "-date" | "date-desc" => cairn_store::Sort::DateDesc,
-        other => bail!("unknown sort {other:?} (relevance, date, -date)"),
-    })
 }
 
 fn print_results(r: &SearchResults) -> Result<()> {
