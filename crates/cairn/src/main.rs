@@ -85,6 +85,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let serving = matches!(cli.command, Command::Serve(_) | Command::Demo(_));
+    init_logging(if serving { "info" } else { "warn" });
     match run(cli) {
         Ok(code) => code,
         // The reader of the output went away (`| head`): nothing more to say.
@@ -94,6 +96,27 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints the `tracing` events of the libraries (the server's above all) on stderr, at
+/// the level `RUST_LOG` names, else at `default`. What a command reports to its user is
+/// not logged: it is printed.
+fn init_logging(default: &str) {
+    use std::io::IsTerminal;
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::prelude::*;
+    // `RUST_LOG` as `level` or `target=level,...`; one that does not read is passed over.
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse::<Targets>().ok())
+        .unwrap_or_else(|| default.parse().unwrap_or_default());
+    let fmt = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    // Only fails when a logger is installed already.
+    let _ = tracing_subscriber::registry()
+        .with(fmt.with_filter(filter))
+        .try_init();
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
