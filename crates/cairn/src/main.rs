@@ -78,8 +78,8 @@ enum Command {
     Check(cmd::check::CheckArgs),
 }
 
-// Ingest allocates many small strings on every core at once (records, parsed pages);
-// glibc's allocator spent an eighth of an ingest's time in malloc and free.
+// Ingest allocates many small strings on every core at once (records, parsed pages),
+// where glibc's allocator spent a large share of the time in malloc and free.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
