@@ -10,6 +10,7 @@
 mod fold;
 pub mod import;
 mod load;
+mod lookup;
 mod zipstream;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -21,6 +22,7 @@ use cairn_model::PlaceKind;
 use rayon::prelude::*;
 
 pub use fold::{fold, skeleton};
+pub use lookup::{PlaceMatch, place_matches, place_paths};
 
 const GEONAMES: &[u8] = include_bytes!("../data/geonames.tsv.zst");
 const SUPPLEMENT: &str = include_str!("../data/supplement.tsv");
@@ -60,9 +62,10 @@ pub struct Entry {
 /// A name index: 64-bit hashes of keys with the entries each key names. No strings are
 /// kept: a lookup hashes its key the same way. The distinct hashes are sorted, with a
 /// directory by their top bits: hashes are spread evenly, so a slot of the directory
-/// holds about four and a lookup reads the slot and a few neighbouring hashes. 12 bytes
-/// a key (and 4 an entry), where a hash map of ranges took 17 a slot with one to two
-/// slots a key (the bundled gazetteer's two indexes went from 41 to 18 MB).
+/// holds about four and a lookup reads the slot and a few neighbouring hashes. A key
+/// costs a hash and an offset, where a hash map of ranges spent more per slot and
+/// needed spare slots besides, so the bundled gazetteer's indexes take far less memory
+/// (`docs/benchmarks.md`, Measurements behind design choices).
 #[derive(Debug, Default)]
 struct NameIndex {
     /// The distinct key hashes, ascending.

@@ -63,9 +63,9 @@ impl Gazetteer {
     }
 
     /// A copy of the bundled gazetteer of its own, given back to the allocator when
-    /// dropped (about 63 MB of data, and what the allocator kept of its load): for a run
-    /// that has work left after its last place is resolved, such as the end of an ingest.
-    /// Each call loads it again (about half a second).
+    /// dropped (its data, and what the allocator kept of its load): for a run that has
+    /// work left after its last place is resolved, such as the end of an ingest, where
+    /// that memory is worth more than the time each call takes to load it again.
     pub fn load_bundled() -> Gazetteer {
         Gazetteer::from_data(GEONAMES, SUPPLEMENT).expect("bundled gazetteer is valid")
     }

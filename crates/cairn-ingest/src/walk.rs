@@ -55,11 +55,9 @@ pub fn expand_paths_with(paths: &[PathBuf], follow: bool) -> Expanded {
 }
 
 /// Threads that walk a directory tree. Reading a directory that is not in the page
-/// cache waits on the disk, so more requests at once than there are cores help. On a
-/// million generated files in a thousand directories, after dropping the page cache,
-/// `find` listed them with their sizes in 24.1 s on one thread and in 5.1 to 6.8 s as 4
-/// to 16 runs at once; an ingest stored its first batch after 10.5 to 11.1 s with this
-/// walk, 14.8 to 15.3 s with a one-threaded one (2-core machine, virtual disk).
+/// cache waits on the disk, so more requests at once than there are cores help: the
+/// walk of a large cold tree, and so an ingest's first batch, come sooner
+/// (`docs/benchmarks.md`, Measurements behind design choices).
 const WALK_THREADS: usize = 8;
 
 /// Adds the files under `dir` to `inputs`, in the order of a depth-first walk that takes

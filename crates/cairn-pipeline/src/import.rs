@@ -331,6 +331,72 @@ impl Clusterer for JobClusters<'_> {
     }
 }
 
+/// Checks a source row's bytes against its sha256, and reads its kind and warnings.
+fn checked(s: &SourceRow, path: &Path) -> Result<(SourceKind, Vec<String>)> {
+    if cairn_ingest::sha256_hex(&s.content) != s.sha256 {
+        return Err(bad(
+            path,
+            format!("source {}: its bytes do not hash to its sha256", s.uri),
+        ));
+    }
+    let kind = SourceKind::parse(&s.kind)
+        .ok_or_else(|| bad(path, format!("source {}: unknown kind {:?}", s.uri, s.kind)))?;
+    let warnings: Vec<String> = serde_json::from_str(&s.warnings)
+        .map_err(|e| bad(path, format!("source {}: warnings: {e}", s.uri)))?;
+    Ok((kind, warnings))
+}
+
+/// The occurrences of source `s`: those of the occurrence rows, from `pending` on, that
+/// belong to it, checked (order, known text, span and ordinal); `pending` is left at
+/// the first row of a later source.
+fn source_occurrences(
+    s: &SourceRow,
+    variants: &FxHashMap<[u8; 16], Variant>,
+    occurrences: &mut Rows<OccurrenceRow>,
+    pending: &mut Option<OccurrenceRow>,
+) -> Result<Vec<NewOccurrence>> {
+    let mut occ = Vec::new();
+    while let Some(o) = pending.take_if(|o| o.order <= s.order) {
+        if o.order < s.order {
+            return Err(bad(
+                &occurrences.path(),
+                format!(
+                    "an occurrence of {:?}, a source that is not there (or out of order)",
+                    o.order
+                ),
+            ));
+        }
+        let v = variants.get(&o.key).ok_or_else(|| {
+            bad(
+                &occurrences.path(),
+                format!(
+                    "source {}: an occurrence of a text records does not hold",
+                    s.uri
+                ),
+            )
+        })?;
+        let span_ok = 0 <= o.start && o.start <= o.end && o.end <= s.text_len;
+        if !span_ok || o.ordinal != occ.len() as i64 {
+            return Err(bad(
+                &occurrences.path(),
+                format!(
+                    "source {}: occurrence {} has a bad span or ordinal",
+                    s.uri, o.ordinal
+                ),
+            ));
+        }
+        occ.push(NewOccurrence {
+            span: Span::new(o.start as usize, o.end as usize),
+            text: v.text.clone(),
+            key: o.key,
+            record: Some(v.record.clone()),
+            packed: None,
+        });
+        *pending = occurrences.next()?;
+    }
+    Ok(occ)
+}
+
 /// Imports the job output in `dir` into `archive`.
 pub fn import(
     archive: &mut ArchiveWriter,
@@ -376,59 +442,8 @@ pub fn import(
             return Err(bad(&path, format!("sources out of order at {:?}", s.order)));
         }
         last = Some(s.order);
-        if cairn_ingest::sha256_hex(&s.content) != s.sha256 {
-            return Err(bad(
-                &path,
-                format!("source {}: its bytes do not hash to its sha256", s.uri),
-            ));
-        }
-        let kind = SourceKind::parse(&s.kind).ok_or_else(|| {
-            bad(
-                &path,
-                format!("source {}: unknown kind {:?}", s.uri, s.kind),
-            )
-        })?;
-        let warnings: Vec<String> = serde_json::from_str(&s.warnings)
-            .map_err(|e| bad(&path, format!("source {}: warnings: {e}", s.uri)))?;
-        let mut occ = Vec::new();
-        while let Some(o) = pending_occurrence.take_if(|o| o.order <= s.order) {
-            if o.order < s.order {
-                return Err(bad(
-                    &occurrences.path(),
-                    format!(
-                        "an occurrence of {:?}, a source that is not there (or out of order)",
-                        o.order
-                    ),
-                ));
-            }
-            let v = variants.get(&o.key).ok_or_else(|| {
-                bad(
-                    &occurrences.path(),
-                    format!(
-                        "source {}: an occurrence of a text records does not hold",
-                        s.uri
-                    ),
-                )
-            })?;
-            let span_ok = 0 <= o.start && o.start <= o.end && o.end <= s.text_len;
-            if !span_ok || o.ordinal != occ.len() as i64 {
-                return Err(bad(
-                    &occurrences.path(),
-                    format!(
-                        "source {}: occurrence {} has a bad span or ordinal",
-                        s.uri, o.ordinal
-                    ),
-                ));
-            }
-            occ.push(NewOccurrence {
-                span: Span::new(o.start as usize, o.end as usize),
-                text: v.text.clone(),
-                key: o.key,
-                record: Some(v.record.clone()),
-                packed: None,
-            });
-            pending_occurrence = occurrences.next()?;
-        }
+        let (kind, warnings) = checked(&s, &path)?;
+        let occ = source_occurrences(&s, &variants, &mut occurrences, &mut pending_occurrence)?;
         on_event(Event::Read {
             bytes: s.content.len() as u64,
             captions: occ.len() as u64,

@@ -19,16 +19,16 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use cairn_gazetteer::Gazetteer;
+use cairn_gazetteer::{Gazetteer, PlaceMatch, place_matches};
 use cairn_store::{Archive, ArchiveWriter, Stop};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
 pub use conn::{serve, serve_until};
 pub use openapi::openapi;
+pub use params::parse_bbox;
 pub(crate) use params::{SearchParams, request};
-pub use params::{parse_bbox, place_paths};
 
 /// The largest page of search results one request may ask for.
 pub const MAX_LIMIT: usize = 200;
@@ -127,7 +127,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status();
         if let ApiError::Internal(detail) = &self {
-            eprintln!("cairn serve: internal error: {detail}");
+            tracing::error!("internal error: {detail}");
         }
         let body = json!({ "error": { "code": code, "message": self.to_string() } });
         let mut res = (status, Json(body)).into_response();
@@ -183,16 +183,8 @@ impl Default for ServeOptions {
 /// the server; posted pages wait for their turn one after the other.
 struct Ingest {
     token: String,
-    writer: Arc<tokio::sync::Mutex<Option<IngestWriter>>>,
+    writer: Arc<tokio::sync::Mutex<Option<cairn_pipeline::DocumentWriter>>>,
     dir: std::path::PathBuf,
-}
-
-/// What the server keeps between posted pages.
-struct IngestWriter {
-    /// The near-duplicate index of the archive as of batch `seq`.
-    clusterer: cairn_pipeline::NearClusterer,
-    seq: i64,
-    extractor: cairn_extract::Extractor,
 }
 
 impl std::fmt::Debug for Ingest {
@@ -408,59 +400,6 @@ async fn search(
     heavy(&s, move |stop| Ok(Json(a.search_until(&req, stop)?))).await
 }
 
-/// A gazetteer entry as `cairn places` and `/api/places` show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlaceMatch {
-    /// Gazetteer id.
-    pub id: String,
-    /// Preferred name.
-    pub name: String,
-    /// Kind of place.
-    pub kind: String,
-    /// ISO country code.
-    pub country: String,
-    /// Latitude.
-    pub lat: f64,
-    /// Longitude.
-    pub lon: f64,
-    /// Population (0 when unknown).
-    pub population: u64,
-    /// Enclosing places, innermost first.
-    pub within: Vec<String>,
-    /// Whether a filter or a caption naming `name` alone would resolve to this one.
-    pub best: bool,
-}
-
-/// What the gazetteer resolves a name to: up to `limit` entries, the one a filter
-/// would use marked `best`.
-pub fn place_matches(g: &Gazetteer, name: &str, limit: usize) -> Vec<PlaceMatch> {
-    let best = g.best_match(name);
-    g.matches(name)
-        .iter()
-        .take(limit)
-        .map(|&i| {
-            let e = g.entry(i);
-            PlaceMatch {
-                id: e.id.clone(),
-                name: e.name.clone(),
-                kind: e.kind.as_str().to_string(),
-                country: e.country.clone(),
-                lat: e.lat,
-                lon: e.lon,
-                population: e.population,
-                within: g
-                    .path(i)
-                    .iter()
-                    .rev()
-                    .skip(1)
-                    .map(|&p| g.entry(p).name.clone())
-                    .collect(),
-                best: best == Some(i),
-            }
-        })
-        .collect()
-}
-
 #[derive(Debug, Deserialize)]
 struct PlacesParams {
     #[serde(default)]
@@ -540,54 +479,34 @@ async fn ingest_page(
         let mut slot = turn;
         let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
         let mut archive = Archive::open_writer_waiting(&ing.dir, wait)?;
-        let summary = ingest_one(&mut archive, &mut slot, doc, &ing.dir);
-        if summary.is_err() {
-            // The near-duplicate index may hold captions of the write rolled back.
-            *slot = None;
-        }
-        Ok(Json(summary?))
+        Ok(Json(ingest_one(&mut archive, &mut slot, doc, &ing.dir)?))
     })
     .await
 }
 
-/// Stores one document with the near-duplicate index kept in `slot`, made again from
-/// the archive when another writer changed it since.
+/// Stores one document with the pipeline's writer kept in `slot` (made at the first
+/// post, with the archive's own gazetteer when it imported one, else the bundled one).
 fn ingest_one(
     archive: &mut ArchiveWriter,
-    slot: &mut Option<IngestWriter>,
+    slot: &mut Option<cairn_pipeline::DocumentWriter>,
     doc: cairn_model::Document,
     dir: &std::path::Path,
 ) -> ApiResult<cairn_store::BatchSummary> {
-    let seq = archive.last_batch()?;
-    if slot.as_ref().is_none_or(|w| w.seq != seq) {
-        let extractor = match slot.take() {
-            Some(w) => w.extractor,
-            // The archive's own gazetteer when it imported one, else the bundled one.
-            None => cairn_extract::Extractor::new(
-                Gazetteer::for_archive(dir).map_err(|e| ApiError::Internal(e.to_string()))?,
-            ),
-        };
-        let clusterer = cairn_pipeline::NearClusterer::load(
-            archive,
-            cairn_dedup::DEFAULT_THRESHOLD,
-            cairn_dedup::MAX_BUCKET as u8,
-        )
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-        *slot = Some(IngestWriter {
-            clusterer,
-            seq,
-            extractor,
-        });
-    }
-    let w = slot
-        .as_mut()
-        .ok_or_else(|| ApiError::Internal("no writer".into()))?;
-    let source = cairn_pipeline::prepare(doc, &w.extractor);
-    let summary = archive.write_batch_with(&[source], &mut w.clusterer);
-    w.clusterer.publish();
-    let summary = summary?;
-    w.seq = archive.last_batch()?;
-    Ok(summary)
+    let writer = match slot {
+        Some(w) => w,
+        None => {
+            let gazetteer =
+                Gazetteer::for_archive(dir).map_err(|e| ApiError::Internal(e.to_string()))?;
+            slot.insert(cairn_pipeline::DocumentWriter::new(
+                cairn_extract::Extractor::new(gazetteer),
+                &cairn_pipeline::Options::default(),
+            ))
+        }
+    };
+    writer.write(archive, doc).map_err(|e| match e {
+        cairn_pipeline::Error::Store(e) => ApiError::from(e),
+        other => ApiError::Internal(other.to_string()),
+    })
 }
 
 fn html_response(status: StatusCode, markup: maud::Markup) -> Response {
@@ -597,7 +516,7 @@ fn html_response(status: StatusCode, markup: maud::Markup) -> Response {
 fn page_error(e: ApiError) -> Response {
     let (status, _) = e.status();
     if let ApiError::Internal(d) = &e {
-        eprintln!("cairn serve: internal error: {d}");
+        tracing::error!("internal error: {d}");
     }
     html_response(status, page::error_page(status.as_u16(), &e.to_string()))
 }

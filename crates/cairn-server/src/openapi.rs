@@ -67,8 +67,8 @@ fn search_params() -> Vec<Value> {
         ),
         param(
             "sort",
-            "relevance (default), date (oldest first) or -date",
-            json!({ "type": "string", "enum": ["relevance", "date", "-date"] }),
+            "relevance (default), date (oldest first), -date or date-desc (newest first)",
+            json!({ "type": "string", "enum": cairn_store::Sort::SPELLINGS }),
         ),
     ]
 }

@@ -2,7 +2,7 @@
 //! into the store's request: every bound (window, sizes, bbox numbers) is refused with
 //! a `bad_request` before any work starts.
 
-use cairn_gazetteer::Gazetteer;
+use cairn_gazetteer::{Gazetteer, place_paths};
 use cairn_store::{Filters, SearchRequest, Sort};
 
 use crate::{ApiError, ApiResult, MAX_LIMIT, MAX_QUERY_BYTES, MAX_WINDOW};
@@ -27,7 +27,7 @@ pub(crate) struct SearchParams {
     pub(crate) killed_min: Option<u32>,
     /// `west,south,east,north`.
     pub(crate) bbox: Option<String>,
-    /// `relevance`, `date` (oldest first) or `-date`.
+    /// `relevance`, `date` (oldest first), `-date` or `date-desc` (newest first).
     pub(crate) sort: Option<String>,
     /// `1`/`true` to count facets.
     pub(crate) facets: Option<String>,
@@ -115,23 +115,6 @@ fn list(values: &[String]) -> Vec<String> {
     out
 }
 
-/// Turns place names into gazetteer paths (ids, outermost first).
-pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<String>>, String> {
-    names
-        .iter()
-        .map(|n| {
-            let id = gazetteer
-                .best_match(n)
-                .ok_or_else(|| format!("unknown place {n:?}"))?;
-            Ok(gazetteer
-                .path(id)
-                .into_iter()
-                .map(|p| gazetteer.entry(p).id.clone())
-                .collect())
-        })
-        .collect()
-}
-
 pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<SearchRequest> {
     if p.q.len() > MAX_QUERY_BYTES {
         return Err(ApiError::BadRequest(format!(
@@ -156,10 +139,10 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         .map(parse_bbox)
         .transpose()?;
     let sort = match p.sort.as_deref() {
-        None | Some("" | "relevance") => Sort::Relevance,
-        Some("date") => Sort::DateAsc,
-        Some("-date") => Sort::DateDesc,
-        Some(other) => return Err(ApiError::BadRequest(format!("unknown sort {other:?}"))),
+        None | Some("") => Sort::Relevance,
+        Some(s) => s
+            .parse()
+            .map_err(|e: cairn_store::UnknownSort| ApiError::BadRequest(e.to_string()))?,
     };
     let filters = Filters {
         agency: list(&p.agency),

@@ -19,6 +19,8 @@ mod read;
 mod rebuild;
 mod rejected;
 pub use rejected::Rejection;
+mod sort;
+pub use sort::UnknownSort;
 mod stop;
 mod table;
 mod translations;

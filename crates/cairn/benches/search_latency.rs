@@ -108,7 +108,7 @@ fn main() {
     let fts = std::sync::Arc::new(std::sync::Mutex::new(fts));
 
     let g = Gazetteer::bundled();
-    let syria = cairn_server::place_paths(&g, &["Syria".to_string()]).expect("Syria");
+    let syria = cairn_gazetteer::place_paths(&g, &["Syria".to_string()]).expect("Syria");
     let texts = [
         "Aleppo",
         "airstrikes",

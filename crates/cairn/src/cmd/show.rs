@@ -1,0 +1,48 @@
+//! `cairn show`: one caption with all its variants, occurrences and sources.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use cairn_store::Archive;
+
+use crate::out::outln;
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// Caption id.
+    id: i64,
+    /// As JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `cairn show` on the archive in `data`.
+pub fn run(data: &Path, args: ShowArgs) -> Result<ExitCode> {
+    let id = args.id;
+    let a = Archive::open_reader(data)?;
+    let Some(c) = a.caption(id)? else {
+        bail!("no caption {id} in {}", data.display())
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&c)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!("caption #{}\n  {}\n", c.id, c.text);
+    for v in &c.variants {
+        outln!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
+        if v.text != c.text {
+            outln!("  {}", v.text);
+        }
+        for o in &v.occurrences {
+            outln!(
+                "  - {} [{}..{}] sha256 {}",
+                o.source.uri,
+                o.span.start,
+                o.span.end,
+                o.source.sha256
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
