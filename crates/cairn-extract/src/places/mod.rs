@@ -109,7 +109,7 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
-        intl::relative_positions(text, &mut mentions);
+        relative::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
             arabic::unknown_places(text, &toks, &lower, &mentions)
