@@ -9,7 +9,8 @@ use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
 use super::lexicon::{
-    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
+    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
+    kind_hint,
 };
 use super::relative::is_relative_gap;
 use super::roles::{Role, modifiers_before, role_of};
@@ -303,7 +304,13 @@ impl Scan<'_> {
             .any(|m| m.text.chars().any(char::is_lowercase));
         // What a possessive holds before a settlement word is a place the gazetteer
         // lacks ("Homs's Qaryat Zzyx district"), not a person's name.
-        let last = if settlement_after && start > i {
+        // So is a site a possessive holds ("Cairo's Zzyx Square").
+        let site_held = is_site_word(self.word(j))
+            || self
+                .toks
+                .get(j + 1)
+                .is_some_and(|t| is_site_word(&self.text[t.span.start..t.span.end]));
+        let last = if (settlement_after || site_held) && start > i {
             start - 1
         } else {
             j
@@ -529,6 +536,16 @@ impl Scan<'_> {
             || self.opens_as_dateline(before, span)
             || super::intl::is_closing_dateline(self.text, span)
             || role > Role::Bare;
+        // "Jenin has been ...": a town that opens its sentence as the subject of a verb
+        // of being is where the sentence is.
+        let subject = word_refs.is_empty()
+            && is_copula(next_word_of(self.text, span))
+            && !candidates[..fuzzy_from].iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind == PlaceKind::Country && e.folded == folded
+            });
+        let role = if subject { Role::In } else { role };
+        let cue = cue || subject;
         let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
             .split_whitespace()
@@ -563,6 +580,35 @@ impl Scan<'_> {
             chosen: None,
         }
     }
+}
+
+/// The first word after `span`, without punctuation.
+fn next_word_of(text: &str, span: Span) -> &str {
+    text[span.end..]
+        .split_whitespace()
+        .next()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .unwrap_or_default()
+}
+
+/// Verbs of being and their auxiliaries in the four Latin-script languages.
+fn is_copula(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "was"
+            | "has"
+            | "had"
+            | "remains"
+            | "ist"
+            | "war"
+            | "bleibt"
+            | "est"
+            | "était"
+            | "reste"
+            | "es"
+            | "fue"
+            | "sigue"
+    )
 }
 
 /// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
@@ -605,7 +651,8 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
             });
             mentions[m].followed_by = big;
         }
-        if mentions[m].container {
+        let possessive = matches!(g_trim, "'s" | "’s" | "'" | "’");
+        if mentions[m].container && possessive {
             mentions[m + 1].within = Some(m);
             // "in Pakistan's Jaffarabad district": the held place takes the role, read
             // from the words before the possessive.
@@ -775,16 +822,23 @@ fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> O
 }
 
 /// Whether the text after a possessive is a run of capitalised words and a settlement
-/// word (`'s Qaryat Zzyx district`): a place the gazetteer lacks, held by the possessive.
+/// or site word (`'s Qaryat Zzyx district`, `'s Zzyx Square`): a place the gazetteer
+/// lacks, held by the possessive.
 fn holds_unknown_settlement(after: &str) -> bool {
-    let mut words = after.split_whitespace().skip(1);
+    let mut last = "";
     let mut n = 0;
-    for w in words.by_ref() {
+    for w in after.split_whitespace().skip(1) {
+        let bare = w.trim_end_matches(|c: char| !c.is_alphanumeric());
         if w.starts_with(char::is_uppercase) && n < 4 {
             n += 1;
+            last = bare;
+            if bare.len() < w.len() {
+                // A comma or a stop ends the name.
+                break;
+            }
             continue;
         }
-        return n > 0 && is_settlement_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+        return n > 0 && (is_settlement_word(bare) || is_site_word(bare) || is_site_word(last));
     }
-    false
+    n > 0 && is_site_word(last)
 }

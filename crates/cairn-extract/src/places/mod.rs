@@ -11,6 +11,8 @@ mod lexicon;
 mod relative;
 mod resolve;
 mod roles;
+#[cfg(test)]
+mod round2_tests;
 mod runs;
 mod scene;
 #[cfg(test)]
@@ -22,7 +24,7 @@ use cairn_model::{Place, PlaceKind, Span};
 
 use crate::text::Mask;
 use candidates::{Mention, Scan};
-use lexicon::{demonym_country, is_settlement_word, is_stop};
+use lexicon::{demonym_country, is_settlement_word, is_site_word, is_stop};
 use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
@@ -310,6 +312,39 @@ impl<'g> Resolver<'g> {
             })
     }
 
+    /// Whether the run of capitals `span`, ending at token `j`, names a site by its kind
+    /// word (`Zzyx Square`, `Zzyx market`) and a resolved place holds it (`Cairo's Zzyx
+    /// Square`) or follows it after a comma (`Zzyx market, Lagos`).
+    fn site_in_place(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        j: usize,
+        span: Span,
+        mentions: &[Mention],
+    ) -> bool {
+        let word = |t: &Tok| &text[t.span.start..t.span.end];
+        let (site, end) = if is_site_word(word(&toks[j])) && toks[j].span.start > span.start {
+            (true, span.end)
+        } else {
+            match toks.get(j + 1) {
+                Some(t) if !t.cap && is_site_word(word(t)) => (true, t.span.end),
+                _ => (false, span.end),
+            }
+        };
+        let resolved = |m: &&Mention| m.chosen.is_some() && !m.partial;
+        let held = mentions
+            .iter()
+            .filter(resolved)
+            .any(|m| m.container && m.span.end < span.start && span.start - m.span.end <= 4);
+        let followed = text[end..].starts_with(", ")
+            && mentions
+                .iter()
+                .filter(resolved)
+                .any(|m| m.span.start == end + 2);
+        site && (held || followed)
+    }
+
     /// Capitalised runs that resolved to nothing but name a place: with a settlement
     /// word after them ("Tal Samin village"), or placed in a larger one.
     fn unknown_places(
@@ -350,7 +385,11 @@ impl<'g> Resolver<'g> {
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
             let next = mentions.partition_point(|m| m.span.start < span.start);
             let relative = self.placed_relative(text, toks, i, span, &mentions[next..]);
-            if (settlement || relative || self.placed_before_larger(text, toks, i, span, mentions))
+            let site = self.site_in_place(text, toks, j, span, mentions);
+            if (settlement
+                || relative
+                || site
+                || self.placed_before_larger(text, toks, i, span, mentions))
                 && !covered
                 && !is_stop(&text[span.start..span.end].to_lowercase())
                 && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()

@@ -1,0 +1,78 @@
+//! Caption-shaped fixtures for the scene rules of regions named by a part, places as a
+//! sentence's subject, French `sur` and sites held by a known place (our own sentences).
+
+use cairn_model::Confidence;
+
+use crate::Extractor;
+
+fn extractor() -> &'static Extractor {
+    static EX: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::bundled);
+    &EX
+}
+
+/// The location's name, country, confidence and reason.
+fn scene(caption: &str) -> (String, String, Confidence, String) {
+    let p = extractor()
+        .extract(caption)
+        .location
+        .unwrap_or_else(|| panic!("{caption:?}: no location"));
+    (
+        p.name,
+        p.country.unwrap_or_default(),
+        p.confidence.expect("a location has a confidence"),
+        p.reason.unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_direction_before_gaza_means_the_strip() {
+    let (name, cc, _, _) = scene(
+        "Palestinians inspect a house hit by a strike in southern Gaza on Monday. REUTERS/Jane Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Gaza Strip", "PS"));
+    let (name, _, _, _) =
+        scene("Aid trucks queue at a checkpoint in northern Gaza, on Tuesday. (AP Photo/John Roe)");
+    assert_eq!(name, "Gaza Strip");
+    // Without a part named, Gaza stays the city.
+    let (name, _, _, _) =
+        scene("Boys play football on a beach in Gaza City on Friday. REUTERS/Jane Roe");
+    assert_eq!(name, "Gaza");
+}
+
+#[test]
+fn a_town_as_the_subject_outranks_a_country_named_later() {
+    let (name, cc, _, _) =
+        scene("Jenin has been raided again by Israeli forces this week. [Jane Roe/Anadolu]");
+    assert_eq!((name.as_str(), cc.as_str()), ("Janīn", "PS"));
+    let (name, _, _, _) = scene(
+        "Charkiw ist eine der am stärksten beschossenen Städte in der Ukraine. Foto: Jane Roe/dpa",
+    );
+    assert_eq!(name, "Kharkiv");
+    // A country as the subject changes nothing: the town named with `in` is the scene.
+    let (name, _, _, _) =
+        scene("Ukraine has asked for more air defence, in Kyiv on Monday. REUTERS/Jane Roe");
+    assert_eq!(name, "Kyiv");
+}
+
+#[test]
+fn french_sur_places_what_is_struck() {
+    let (name, cc, _, reason) =
+        scene("Les bombardements sur Alep ont repris samedi. Photo Jane Roe / AFP");
+    assert_eq!((name.as_str(), cc.as_str()), ("Aleppo", "SY"));
+    assert_eq!(reason, "sur Alep");
+}
+
+#[test]
+fn an_unknown_site_is_located_at_the_place_that_holds_it() {
+    let (name, cc, conf, reason) = scene(
+        "A vendor waits for customers in central Cairo's Zzyx Square on Friday. REUTERS/Jane Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Cairo", "EG"));
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Zzyx Square"), "{reason}");
+    let (name, _, conf, reason) =
+        scene("Traders pack up their stalls at Zzyx market, Lagos, on Sunday. REUTERS/Jane Roe");
+    assert_eq!(name, "Lagos");
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Zzyx"), "{reason}");
+}
