@@ -402,7 +402,9 @@ impl Scan<'_> {
             // "Region", "Province": a kind of place, not its name.
             return None;
         }
-        let whole_run = k == i && end == j;
+        // "Stadt Sudscha": German kind nouns open the run; the name is the rest of it.
+        let whole_run =
+            end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
         if settlement_after && !whole_run && !container {
             return None;
         }
@@ -711,10 +713,15 @@ fn is_holding_gap(gap: &str) -> bool {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .collect();
+    // "Sudscha im Gebiet Kursk": a German kind noun after the preposition.
+    let words = match words.split_last() {
+        Some((kind, rest)) if super::intl::is_german_kind(&kind.to_lowercase()) => rest,
+        _ => &words[..],
+    };
     let Some((last, kinds)) = words.split_last() else {
         return false;
     };
-    matches!(*last, "in" | "à" | "en" | "في" | "near" | "outside")
+    matches!(*last, "in" | "im" | "à" | "en" | "في" | "near" | "outside")
         && kinds.len() <= 2
         && kinds.iter().all(|w| {
             is_settlement_word(w)

@@ -35,6 +35,11 @@ const GERMAN_KINDS: &[&str] = &[
     "oblast",
 ];
 
+/// Whether a lower-case word is a German kind noun (`stadt`, `gebiet`).
+pub(super) fn is_german_kind(w: &str) -> bool {
+    GERMAN_KINDS.contains(&w)
+}
+
 /// French and Spanish kind nouns: they stand before `de` and the name (`barrio de X`).
 const ROMANCE_KINDS: &[&str] = &[
     "ciudad",

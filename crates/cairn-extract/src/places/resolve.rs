@@ -75,8 +75,13 @@ impl Resolution<'_> {
     /// `X in Y` checked against `Y`.
     pub(super) fn resolve(&self, mentions: &mut [Mention]) {
         let mut resolved: Vec<PlaceId> = Vec::new();
+        // "Sudscha im Gebiet Kursk": a place that holds another is resolved before it,
+        // so that the held name is read inside it.
+        let holders: Vec<usize> = mentions.iter().filter_map(|m| m.within).collect();
+        let mut order: Vec<usize> = (0..mentions.len()).collect();
+        order.sort_by_key(|i| !holders.contains(i));
         for pass in 0..2 {
-            for mi in 0..mentions.len() {
+            for &mi in &order {
                 if mentions[mi].chosen.is_some() {
                     continue;
                 }

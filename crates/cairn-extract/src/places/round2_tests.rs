@@ -76,3 +76,11 @@ fn an_unknown_site_is_located_at_the_place_that_holds_it() {
     assert_eq!(conf, Confidence::Low);
     assert!(reason.contains("Zzyx"), "{reason}");
 }
+
+#[test]
+fn a_town_in_a_named_region_is_read_inside_it() {
+    let (name, cc, _, _) = scene(
+        "Ein zerstörtes Haus in der Stadt Sudscha im Gebiet Kursk am Montag. Foto: Jane Roe/dpa",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Sudzha", "RU"));
+}
