@@ -667,7 +667,9 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
             mentions[m].within = Some(m + 1);
             mentions[m].relative = true;
             mentions[m].bearing = super::relative::is_bearing(gap);
-        } else if is_holding_gap(g_trim) && mentions[m].role.is_scene() {
+        } else if (is_holding_gap(g_trim) || super::relative::is_chain_gap(gap))
+            && mentions[m].role.is_scene()
+        {
             mentions[m].within = Some(m + 1);
         } else if is_holding_gap(g_trim)
             && mentions[m].role == Role::Origin

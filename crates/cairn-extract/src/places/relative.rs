@@ -147,6 +147,44 @@ pub(super) fn is_relative_gap(gap: &str) -> bool {
     })
 }
 
+/// Whether the text between two places links them as a chain through places the
+/// gazetteer lacks (`X Village, Y Town in the city of `, `, Y County, `): the first lies
+/// inside the second. Only names and kind words stand between, and a kind word among
+/// them says they are places.
+pub(super) fn is_chain_gap(gap: &str) -> bool {
+    if gap.len() < 6 || gap.len() > 64 || !gap.contains(',') {
+        return false;
+    }
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut end = words.len();
+    // "in the city of": the last place's own kind phrase.
+    if words[..end].ends_with(&["city", "of"]) || words[..end].ends_with(&["town", "of"]) {
+        end -= 2;
+    }
+    if end > 0 && words[end - 1] == "the" {
+        end -= 1;
+    }
+    let inside = end > 0 && words[end - 1] == "in";
+    let names = &words[..end - usize::from(inside)];
+    let is_kind = |w: &str| {
+        super::lexicon::is_settlement_word(w)
+            || super::lexicon::kind_hint(w).is_some()
+            || ["county", "prefecture", "township", "municipality"]
+                .iter()
+                .any(|k| w.eq_ignore_ascii_case(k))
+    };
+    (inside || gap.trim_end().ends_with(','))
+        && !names.is_empty()
+        && names.len() <= 6
+        && names.iter().any(|w| is_kind(w))
+        && names
+            .iter()
+            .all(|w| is_kind(w) || w.starts_with(char::is_uppercase))
+}
+
 /// Compass directions, per language, in lower case: the words of a bearing (`south of`,
 /// `al sur de`, `au nord de`, `südlich von`). English adjectives (`southern`) are read
 /// by their stem.
@@ -262,7 +300,27 @@ pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::
 
 #[cfg(test)]
 mod tests {
-    use super::{is_bearing, is_comma_bearing_gap, is_relative_gap};
+    use super::{is_bearing, is_chain_gap, is_comma_bearing_gap, is_relative_gap};
+
+    #[test]
+    fn chain_gaps() {
+        for gap in [
+            " Village, Zzyx Town in the city of ",
+            ", Zzyx County, ",
+            " village, Zzyx district, ",
+        ] {
+            assert!(is_chain_gap(gap), "{gap:?}");
+        }
+        for gap in [
+            ", ",
+            " in ",
+            ", Zzyx, ",
+            ", where people from ",
+            " and Zzyx County in ",
+        ] {
+            assert!(!is_chain_gap(gap), "{gap:?}");
+        }
+    }
 
     #[test]
     fn relative_gaps() {

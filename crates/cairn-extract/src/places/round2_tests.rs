@@ -84,3 +84,15 @@ fn a_town_in_a_named_region_is_read_inside_it() {
     );
     assert_eq!((name.as_str(), cc.as_str()), ("Sudzha", "RU"));
 }
+
+#[test]
+fn a_chain_of_places_is_read_from_its_known_links() {
+    // A village whose namesake lies far away is not taken; the city holding the chain is.
+    let r = extractor().extract(
+        "Rescuers dig through mud in Jiangbian Village, Zzyx Town in the city of Zhaotong, \
+         southwest China's Yunnan Province, Jan. 3, 2024. (Xinhua/Jane Roe)",
+    );
+    let p = r.location.expect("a location");
+    assert_eq!(p.country.as_deref(), Some("CN"));
+    assert_eq!(p.name, "Zhaotong", "{p:?}");
+}
