@@ -545,6 +545,14 @@ impl Scan<'_> {
             && !candidates[..fuzzy_from].iter().any(|&c| {
                 let e = self.g.entry(c);
                 e.kind == PlaceKind::Country && e.folded == folded
+            })
+            // A person is named so too ("Scott is comforted", "Tori was"): only a city
+            // by its own name, or a town in a country the caption names.
+            && candidates.iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind != PlaceKind::Country
+                    && (e.population >= 100_000 && e.folded == folded
+                        || self.context.contains_key(e.country.as_str()))
             });
         let role = if subject { Role::In } else { role };
         let cue = cue || subject;

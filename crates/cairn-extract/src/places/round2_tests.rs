@@ -52,6 +52,10 @@ fn a_town_as_the_subject_outranks_a_country_named_later() {
     let (name, _, _, _) =
         scene("Ukraine has asked for more air defence, in Kyiv on Monday. REUTERS/Jane Roe");
     assert_eq!(name, "Kyiv");
+    // A person named like a small town is no subject place.
+    let r = extractor()
+        .extract("Tori was next to her sister when the storm hit. (Jane Roe, The Daily Star)");
+    assert!(r.location.is_none(), "{:?}", r.location);
 }
 
 #[test]
