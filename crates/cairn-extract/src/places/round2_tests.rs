@@ -100,3 +100,19 @@ fn a_chain_of_places_is_read_from_its_known_links() {
     assert_eq!(p.country.as_deref(), Some("CN"));
     assert_eq!(p.name, "Zhaotong", "{p:?}");
 }
+
+#[test]
+fn a_background_country_gives_way_to_a_town_inside_it() {
+    let (name, cc, conf, _) = scene(
+        "Thousands of families have made it to Djibouti since the fighting began. Many \
+         now live in a camp just outside the northern city of Obock. Jane Roe/UNICEF",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Obock", "DJ"));
+    assert_ne!(conf, Confidence::High);
+    // A country the scene is set in keeps it.
+    let (name, _, _, _) = scene(
+        "Children queue for water in Djibouti on Monday. Their families came from the port \
+         of Obock last year. Jane Roe/UNICEF",
+    );
+    assert_eq!(name, "Djibouti");
+}
