@@ -8,13 +8,14 @@ mod intl;
 #[cfg(test)]
 mod intl_tests;
 mod lexicon;
+mod links;
 mod relative;
 mod resolve;
 mod roles;
-#[cfg(test)]
-mod round2_tests;
 mod runs;
 mod scene;
+#[cfg(test)]
+mod scene_tests;
 #[cfg(test)]
 mod tests;
 mod tokens;
@@ -102,7 +103,7 @@ impl<'g> Resolver<'g> {
             context: &context,
         };
         let mut mentions = scan.mentions();
-        candidates::link(self.g, text, &mut mentions);
+        links::link(self.g, text, &mut mentions);
         arabic::link_within(text, &mut mentions);
         Resolution {
             g: self.g,

@@ -4,7 +4,8 @@
 
 use cairn_model::{Confidence, Place, PlaceKind, Span};
 
-use super::candidates::{Mention, is_qualifying_gap};
+use super::candidates::Mention;
+use super::links::is_qualifying_gap;
 use super::roles::Role;
 
 /// A resolved or fallen-back place with what the scene choice reads of its mention.
