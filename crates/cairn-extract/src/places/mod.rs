@@ -314,7 +314,7 @@ impl<'g> Resolver<'g> {
     }
 
     /// Whether the run of capitals `span`, ending at token `j`, names a site by its kind
-    /// word (`Zzyx Square`, `Zzyx market`) and a resolved place holds it (`Cairo's Zzyx
+    /// word (`Zzyx Square`, `Zzyx market`, `Villa Zzyx`) and a resolved place holds it (`Cairo's Zzyx
     /// Square`) or follows it after a comma (`Zzyx market, Lagos`).
     fn site_in_place(
         &self,
@@ -325,7 +325,14 @@ impl<'g> Resolver<'g> {
         mentions: &[Mention],
     ) -> bool {
         let word = |t: &Tok| &text[t.span.start..t.span.end];
-        let (site, end) = if is_site_word(word(&toks[j])) && toks[j].span.start > span.start {
+        // The kind word ends the name (`Zzyx Square`) or, in some names, opens it
+        // (`Villa Zzyx`, `Plaza Zzyx`).
+        let opens = toks
+            .iter()
+            .find(|t| t.span.start == span.start)
+            .is_some_and(|t| is_site_word(word(t)) && t.span.end < span.end);
+        let ends = is_site_word(word(&toks[j])) && toks[j].span.start > span.start;
+        let (site, end) = if opens || ends {
             (true, span.end)
         } else {
             match toks.get(j + 1) {

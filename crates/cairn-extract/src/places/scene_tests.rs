@@ -79,6 +79,12 @@ fn an_unknown_site_is_located_at_the_place_that_holds_it() {
     assert_eq!(name, "Lagos");
     assert_eq!(conf, Confidence::Low);
     assert!(reason.contains("Zzyx"), "{reason}");
+    let (name, _, conf, reason) = scene(
+        "Delegates arrive for the talks at Villa Zzyx, Geneva, on Wednesday. REUTERS/Jane Roe",
+    );
+    assert_eq!(name, "Geneva");
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Villa Zzyx"), "{reason}");
 }
 
 #[test]
