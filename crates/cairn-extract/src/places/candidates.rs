@@ -9,9 +9,9 @@ use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
 use super::lexicon::{
-    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
+    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
+    kind_hint,
 };
-use super::relative::is_relative_gap;
 use super::roles::{Role, modifiers_before, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::tokens::{Lower, Tok, strip_possessive};
@@ -303,7 +303,13 @@ impl Scan<'_> {
             .any(|m| m.text.chars().any(char::is_lowercase));
         // What a possessive holds before a settlement word is a place the gazetteer
         // lacks ("Homs's Qaryat Zzyx district"), not a person's name.
-        let last = if settlement_after && start > i {
+        // So is a site a possessive holds ("Cairo's Zzyx Square").
+        let site_held = is_site_word(self.word(j))
+            || self
+                .toks
+                .get(j + 1)
+                .is_some_and(|t| is_site_word(&self.text[t.span.start..t.span.end]));
+        let last = if (settlement_after || site_held) && start > i {
             start - 1
         } else {
             j
@@ -395,7 +401,9 @@ impl Scan<'_> {
             // "Region", "Province": a kind of place, not its name.
             return None;
         }
-        let whole_run = k == i && end == j;
+        // "Stadt Sudscha": German kind nouns open the run; the name is the rest of it.
+        let whole_run =
+            end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
         if settlement_after && !whole_run && !container {
             return None;
         }
@@ -529,6 +537,24 @@ impl Scan<'_> {
             || self.opens_as_dateline(before, span)
             || super::intl::is_closing_dateline(self.text, span)
             || role > Role::Bare;
+        // "Jenin has been ...": a town that opens its sentence as the subject of a verb
+        // of being is where the sentence is.
+        let subject = word_refs.is_empty()
+            && is_copula(next_word_of(self.text, span))
+            && !candidates[..fuzzy_from].iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind == PlaceKind::Country && e.folded == folded
+            })
+            // A person is named so too ("Scott is comforted", "Tori was"): only a city
+            // by its own name, or a town in a country the caption names.
+            && candidates.iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind != PlaceKind::Country
+                    && (e.population >= 100_000 && e.folded == folded
+                        || self.context.contains_key(e.country.as_str()))
+            });
+        let role = if subject { Role::In } else { role };
+        let cue = cue || subject;
         let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
             .split_whitespace()
@@ -565,128 +591,33 @@ impl Scan<'_> {
     }
 }
 
-/// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
-/// (what holds them). A possessive that holds no mention right after it is dropped.
-pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
-    mentions.retain({
-        // A possessive holds the next mention only when that is a place of its own
-        // ("Saudi Arabia's Salem al-Dawsari" holds a person).
-        let spans: Vec<Option<Span>> = mentions
-            .iter()
-            .map(|m| (!m.partial).then_some(m.span))
-            .collect();
-        let mut idx = 0;
-        move |m| {
-            let i = idx;
-            idx += 1;
-            !m.container
-                || spans.get(i + 1).copied().flatten().is_some_and(|n| {
-                    matches!(text[m.span.end..n.start].trim(), "'s" | "’s" | "'" | "’")
-                })
-                || holds_unknown_settlement(&text[m.span.end..])
-        }
-    });
-    for m in 0..mentions.len().saturating_sub(1) {
-        let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
-        let g_trim = gap.trim();
-        // "in the villages of Lardos and Gennadi", "who fled Homs and Hama": the second
-        // shares the first's role (a name's own role is not shared).
-        let shared = mentions[m].role >= Role::Near
-            || matches!(mentions[m].role, Role::Origin | Role::Border | Role::Team);
-        if g_trim == "and" && shared && mentions[m + 1].role == Role::Weak {
-            mentions[m + 1].role = mentions[m].role;
-        }
-        if is_qualifying_gap(g_trim) {
-            let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
-                matches!(
-                    g.entry(c).kind,
-                    PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
-                )
-            });
-            mentions[m].followed_by = big;
-        }
-        if mentions[m].container {
-            mentions[m + 1].within = Some(m);
-            // "in Pakistan's Jaffarabad district": the held place takes the role, read
-            // from the words before the possessive.
-            {
-                mentions[m + 1].role = mentions[m].role;
-                mentions[m + 1].cue_start = mentions[m].cue_start;
-            }
-        } else if mentions[m].role.is_scene() && is_relative_gap(gap) {
-            // "Qayyarah, south of Mosul": Mosul gives the surroundings.
-            mentions[m].within = Some(m + 1);
-            mentions[m].relative = true;
-            mentions[m].bearing = super::relative::is_bearing(gap);
-        } else if is_holding_gap(g_trim) && mentions[m].role.is_scene() {
-            mentions[m].within = Some(m + 1);
-        } else if is_holding_gap(g_trim)
-            && mentions[m].role == Role::Origin
-            && mentions[m + 1].role.is_scene()
-        {
-            // "arrived from Sukhodilsk in Ukraine's Luhansk region": the place that holds
-            // an origin is part of it.
-            mentions[m + 1].role = Role::Origin;
-        }
-    }
+/// The first word after `span`, without punctuation.
+fn next_word_of(text: &str, span: Span) -> &str {
+    text[span.end..]
+        .split_whitespace()
+        .next()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .unwrap_or_default()
 }
 
-/// What may stand between a place and the larger one that qualifies it: a comma, with
-/// perhaps an article and a direction (`Khan Younis, southern Gaza Strip`).
-pub(super) fn is_qualifying_gap(gap: &str) -> bool {
-    let Some(rest) = gap.strip_prefix(',').or_else(|| gap.strip_prefix('،')) else {
-        return gap.is_empty();
-    };
-    rest.split_whitespace().count() <= 3
-        && rest.split_whitespace().all(|w| {
-            matches!(
-                w,
-                "the"
-                    | "northern"
-                    | "southern"
-                    | "eastern"
-                    | "western"
-                    | "central"
-                    | "northeastern"
-                    | "northwestern"
-                    | "southeastern"
-                    | "southwestern"
-                    | "occupied"
-                    | "in"
-            )
-        })
-}
-
-/// What may stand between a place and the one that holds it or lies near it: `X in Y`,
-/// `X, in Y`, `X camp in Y`, `X village, near Y`.
-fn is_holding_gap(gap: &str) -> bool {
-    let words: Vec<&str> = gap
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let Some((last, kinds)) = words.split_last() else {
-        return false;
-    };
-    matches!(*last, "in" | "à" | "en" | "في" | "near" | "outside")
-        && kinds.len() <= 2
-        && kinds.iter().all(|w| {
-            is_settlement_word(w)
-                || kind_hint(w).is_some()
-                || matches!(
-                    *w,
-                    "refugee"
-                        | "displacement"
-                        | "idp"
-                        | "shopping"
-                        | "area"
-                        | "front"
-                        | "line"
-                        | "market"
-                        | "industrial"
-                        | "residential"
-                        | "old"
-                )
-        })
+/// Verbs of being and their auxiliaries in the four Latin-script languages.
+fn is_copula(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "was"
+            | "has"
+            | "had"
+            | "remains"
+            | "ist"
+            | "war"
+            | "bleibt"
+            | "est"
+            | "était"
+            | "reste"
+            | "es"
+            | "fue"
+            | "sigue"
+    )
 }
 
 /// Lower-case words after a possessive that name a part of the place
@@ -772,19 +703,4 @@ fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> O
             .map_or(clause_start, |(p, _)| p + 1)
             .max(clause_start),
     )
-}
-
-/// Whether the text after a possessive is a run of capitalised words and a settlement
-/// word (`'s Qaryat Zzyx district`): a place the gazetteer lacks, held by the possessive.
-fn holds_unknown_settlement(after: &str) -> bool {
-    let mut words = after.split_whitespace().skip(1);
-    let mut n = 0;
-    for w in words.by_ref() {
-        if w.starts_with(char::is_uppercase) && n < 4 {
-            n += 1;
-            continue;
-        }
-        return n > 0 && is_settlement_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
-    }
-    false
 }

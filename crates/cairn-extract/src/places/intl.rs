@@ -35,6 +35,11 @@ const GERMAN_KINDS: &[&str] = &[
     "oblast",
 ];
 
+/// Whether a lower-case word is a German kind noun (`stadt`, `gebiet`).
+pub(super) fn is_german_kind(w: &str) -> bool {
+    GERMAN_KINDS.contains(&w)
+}
+
 /// French and Spanish kind nouns: they stand before `de` and the name (`barrio de X`).
 const ROMANCE_KINDS: &[&str] = &[
     "ciudad",
@@ -255,78 +260,6 @@ pub(super) fn inflected<'g>(
             .any(|&id| arabic::well_known(g, id))
             .then(|| (stem.to_string(), c))
     })
-}
-
-/// Direction words of a relative position (`al sur de`, `au nord de`, `südlich von`).
-const DIRECTIONS: &[&str] = &[
-    "norte",
-    "sur",
-    "este",
-    "oeste",
-    "noreste",
-    "noroeste",
-    "sureste",
-    "suroeste",
-    "nordeste",
-    "sudeste",
-    "nord",
-    "sud",
-    "est",
-    "ouest",
-    "nord-est",
-    "nord-ouest",
-    "sud-est",
-    "sud-ouest",
-    "nördlich",
-    "südlich",
-    "östlich",
-    "westlich",
-    "nordöstlich",
-    "nordwestlich",
-    "südöstlich",
-    "südwestlich",
-];
-
-/// Whether the text between two mentions places the first relative to the second
-/// (`Qayyara, al sur de Mosul`, `Irpin, nordwestlich von Kiew`): a comma, perhaps `al`,
-/// `au`, `à l'`, a direction word, then `de`, `del`, `du`, `von`.
-fn is_relative_gap(gap: &str) -> bool {
-    let Some(rest) = gap.trim().strip_prefix(',') else {
-        return false;
-    };
-    let words: Vec<String> = rest
-        .split(|c: char| c.is_whitespace() || c == '\'' || c == '’')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let words = match words.first() {
-        Some(&("al" | "au" | "à" | "a")) => &words[1..],
-        _ => &words[..],
-    };
-    let words = match words.first() {
-        Some(&"l") => &words[1..],
-        _ => words,
-    };
-    matches!(
-        words,
-        [d, "de" | "del" | "du" | "von" | "vom"] | [d, "de", "la"] if DIRECTIONS.contains(d)
-    )
-}
-
-/// `X, al sur de Y`: `Y` is only where `X` is measured from; its role (`near`, read
-/// from `sur de`) is the weak one of a place spoken of, so that `X` is the scene.
-pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::Mention]) {
-    for m in 1..mentions.len() {
-        let gap = &text[mentions[m - 1].span.end..mentions[m].span.start];
-        if mentions[m].role == Role::Near
-            && mentions[m - 1].role.is_scene()
-            && mentions[m - 1].chosen.is_some()
-            && is_relative_gap(gap)
-        {
-            mentions[m].role = Role::Weak;
-        }
-    }
 }
 
 /// Words that begin a building's or a site's name in Catalan, Spanish and French

@@ -8,11 +8,14 @@ mod intl;
 #[cfg(test)]
 mod intl_tests;
 mod lexicon;
+mod links;
 mod relative;
 mod resolve;
 mod roles;
 mod runs;
 mod scene;
+#[cfg(test)]
+mod scene_tests;
 #[cfg(test)]
 mod tests;
 mod tokens;
@@ -22,7 +25,7 @@ use cairn_model::{Place, PlaceKind, Span};
 
 use crate::text::Mask;
 use candidates::{Mention, Scan};
-use lexicon::{demonym_country, is_settlement_word, is_stop};
+use lexicon::{demonym_country, is_settlement_word, is_site_word, is_stop};
 use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
@@ -100,7 +103,7 @@ impl<'g> Resolver<'g> {
             context: &context,
         };
         let mut mentions = scan.mentions();
-        candidates::link(self.g, text, &mut mentions);
+        links::link(self.g, text, &mut mentions);
         arabic::link_within(text, &mut mentions);
         Resolution {
             g: self.g,
@@ -109,7 +112,7 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
-        intl::relative_positions(text, &mut mentions);
+        relative::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
             arabic::unknown_places(text, &toks, &lower, &mentions)
@@ -310,6 +313,46 @@ impl<'g> Resolver<'g> {
             })
     }
 
+    /// Whether the run of capitals `span`, ending at token `j`, names a site by its kind
+    /// word (`Zzyx Square`, `Zzyx market`, `Villa Zzyx`) and a resolved place holds it (`Cairo's Zzyx
+    /// Square`) or follows it after a comma (`Zzyx market, Lagos`).
+    fn site_in_place(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        j: usize,
+        span: Span,
+        mentions: &[Mention],
+    ) -> bool {
+        let word = |t: &Tok| &text[t.span.start..t.span.end];
+        // The kind word ends the name (`Zzyx Square`) or, in some names, opens it
+        // (`Villa Zzyx`, `Plaza Zzyx`).
+        let opens = toks
+            .iter()
+            .find(|t| t.span.start == span.start)
+            .is_some_and(|t| is_site_word(word(t)) && t.span.end < span.end);
+        let ends = is_site_word(word(&toks[j])) && toks[j].span.start > span.start;
+        let (site, end) = if opens || ends {
+            (true, span.end)
+        } else {
+            match toks.get(j + 1) {
+                Some(t) if !t.cap && is_site_word(word(t)) => (true, t.span.end),
+                _ => (false, span.end),
+            }
+        };
+        let resolved = |m: &&Mention| m.chosen.is_some() && !m.partial;
+        let held = mentions
+            .iter()
+            .filter(resolved)
+            .any(|m| m.container && m.span.end < span.start && span.start - m.span.end <= 4);
+        let followed = text[end..].starts_with(", ")
+            && mentions
+                .iter()
+                .filter(resolved)
+                .any(|m| m.span.start == end + 2);
+        site && (held || followed)
+    }
+
     /// Capitalised runs that resolved to nothing but name a place: with a settlement
     /// word after them ("Tal Samin village"), or placed in a larger one.
     fn unknown_places(
@@ -350,7 +393,11 @@ impl<'g> Resolver<'g> {
                 .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
             let next = mentions.partition_point(|m| m.span.start < span.start);
             let relative = self.placed_relative(text, toks, i, span, &mentions[next..]);
-            if (settlement || relative || self.placed_before_larger(text, toks, i, span, mentions))
+            let site = self.site_in_place(text, toks, j, span, mentions);
+            if (settlement
+                || relative
+                || site
+                || self.placed_before_larger(text, toks, i, span, mentions))
                 && !covered
                 && !is_stop(&text[span.start..span.end].to_lowercase())
                 && demonym_country(&text[span.start..span.end].to_lowercase()).is_none()

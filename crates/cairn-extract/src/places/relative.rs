@@ -147,46 +147,180 @@ pub(super) fn is_relative_gap(gap: &str) -> bool {
     })
 }
 
+/// Whether the text between two places links them as a chain through places the
+/// gazetteer lacks (`X Village, Y Town in the city of `, `, Y County, `): the first lies
+/// inside the second. Only names and kind words stand between, and a kind word among
+/// them says they are places.
+pub(super) fn is_chain_gap(gap: &str) -> bool {
+    if gap.len() < 6 || gap.len() > 64 || !gap.contains(',') {
+        return false;
+    }
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut end = words.len();
+    // "in the city of": the last place's own kind phrase.
+    if words[..end].ends_with(&["city", "of"]) || words[..end].ends_with(&["town", "of"]) {
+        end -= 2;
+    }
+    if end > 0 && words[end - 1] == "the" {
+        end -= 1;
+    }
+    let inside = end > 0 && words[end - 1] == "in";
+    let names = &words[..end - usize::from(inside)];
+    let is_kind = |w: &str| {
+        super::lexicon::is_settlement_word(w)
+            || super::lexicon::kind_hint(w).is_some()
+            || ["county", "prefecture", "township", "municipality"]
+                .iter()
+                .any(|k| w.eq_ignore_ascii_case(k))
+    };
+    (inside || gap.trim_end().ends_with(','))
+        && !names.is_empty()
+        && names.len() <= 6
+        && names.iter().any(|w| is_kind(w))
+        && names
+            .iter()
+            .all(|w| is_kind(w) || w.starts_with(char::is_uppercase))
+}
+
+/// Compass directions, per language, in lower case: the words of a bearing (`south of`,
+/// `al sur de`, `au nord de`, `südlich von`). English adjectives (`southern`) are read
+/// by their stem.
+pub(super) const DIRECTIONS: &[(&str, &[&str])] = &[
+    (
+        "en",
+        &[
+            "north",
+            "south",
+            "east",
+            "west",
+            "northeast",
+            "northwest",
+            "southeast",
+            "southwest",
+            "north-east",
+            "north-west",
+            "south-east",
+            "south-west",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "norte", "sur", "este", "oeste", "noreste", "noroeste", "sureste", "suroeste",
+            "nordeste", "sudeste",
+        ],
+    ),
+    (
+        "fr",
+        &[
+            "nord",
+            "sud",
+            "est",
+            "ouest",
+            "nord-est",
+            "nord-ouest",
+            "sud-est",
+            "sud-ouest",
+        ],
+    ),
+    (
+        "de",
+        &[
+            "nördlich",
+            "südlich",
+            "östlich",
+            "westlich",
+            "nordöstlich",
+            "nordwestlich",
+            "südöstlich",
+            "südwestlich",
+        ],
+    ),
+];
+
+/// Whether a lower-case word is a compass direction in any language of the table.
+pub(super) fn is_direction(w: &str) -> bool {
+    DIRECTIONS.iter().any(|(_, words)| words.contains(&w))
+}
+
 /// Whether a relative gap gives a compass bearing (`south of`, `al sur de`): the place
 /// may then lie well away from the one it is placed by, where `near` keeps it close.
 pub(super) fn is_bearing(gap: &str) -> bool {
     gap.split(|c: char| !c.is_alphabetic() && c != '-')
         .any(|w| {
             let w = w.to_lowercase();
-            let w = w.trim_end_matches("ern");
-            [
-                "north",
-                "south",
-                "east",
-                "west",
-                "northeast",
-                "northwest",
-                "southeast",
-                "southwest",
-                "north-east",
-                "north-west",
-                "south-east",
-                "south-west",
-                "nord",
-                "sud",
-                "norte",
-                "sur",
-                "este",
-                "oeste",
-                "est",
-                "ouest",
-                "nördlich",
-                "südlich",
-                "östlich",
-                "westlich",
-            ]
-            .contains(&w)
+            is_direction(&w) || is_direction(w.trim_end_matches("ern"))
         })
+}
+
+/// Whether the text between two mentions places the first by a bearing from the second
+/// (`Qayyara, al sur de Mosul`, `Irpin, nordwestlich von Kiew`): a comma, perhaps `al`,
+/// `au`, `à l'`, a direction word, then `de`, `del`, `du`, `von`.
+fn is_comma_bearing_gap(gap: &str) -> bool {
+    let Some(rest) = gap.trim().strip_prefix(',') else {
+        return false;
+    };
+    let words: Vec<String> = rest
+        .split(|c: char| c.is_whitespace() || c == '\'' || c == '’')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let words = match words.first() {
+        Some(&("al" | "au" | "à" | "a")) => &words[1..],
+        _ => &words[..],
+    };
+    let words = match words.first() {
+        Some(&"l") => &words[1..],
+        _ => words,
+    };
+    matches!(
+        words,
+        [d, "de" | "del" | "du" | "von" | "vom"] | [d, "de", "la"] if is_direction(d)
+    )
+}
+
+/// `X, al sur de Y`: `Y` is only where `X` is measured from; its role (`near`, read
+/// from `sur de`) is the weak one of a place spoken of, so that `X` is the scene.
+pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::Mention]) {
+    for m in 1..mentions.len() {
+        let gap = &text[mentions[m - 1].span.end..mentions[m].span.start];
+        if mentions[m].role == super::roles::Role::Near
+            && mentions[m - 1].role.is_scene()
+            && mentions[m - 1].chosen.is_some()
+            && is_comma_bearing_gap(gap)
+        {
+            mentions[m].role = super::roles::Role::Weak;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_relative_gap;
+    use super::{is_bearing, is_chain_gap, is_comma_bearing_gap, is_relative_gap};
+
+    #[test]
+    fn chain_gaps() {
+        for gap in [
+            " Village, Zzyx Town in the city of ",
+            ", Zzyx County, ",
+            " village, Zzyx district, ",
+        ] {
+            assert!(is_chain_gap(gap), "{gap:?}");
+        }
+        for gap in [
+            ", ",
+            " in ",
+            ", Zzyx, ",
+            ", where people from ",
+            " and Zzyx County in ",
+        ] {
+            assert!(!is_chain_gap(gap), "{gap:?}");
+        }
+    }
 
     #[test]
     fn relative_gaps() {
@@ -212,6 +346,38 @@ mod tests {
             " south ",
         ] {
             assert!(!is_relative_gap(gap), "{gap:?}");
+        }
+    }
+
+    #[test]
+    fn bearings_in_every_language() {
+        for gap in [
+            ", south of ",
+            " southwest of ",
+            ", al noroeste de ",
+            ", au sud-est de ",
+            ", südlich von ",
+        ] {
+            assert!(is_bearing(gap), "{gap:?}");
+        }
+        for gap in [", near ", ", cerca de ", ", près de ", " nahe "] {
+            assert!(!is_bearing(gap), "{gap:?}");
+        }
+    }
+
+    #[test]
+    fn comma_bearings() {
+        for gap in [
+            ", al sur de ",
+            ", au nord de ",
+            ", à l'ouest de ",
+            ", nordwestlich von ",
+            ", al este de la ",
+        ] {
+            assert!(is_comma_bearing_gap(gap), "{gap:?}");
+        }
+        for gap in [", cerca de ", " al sur de ", ", en ", ", der "] {
+            assert!(!is_comma_bearing_gap(gap), "{gap:?}");
         }
     }
 }

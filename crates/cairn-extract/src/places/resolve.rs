@@ -75,8 +75,13 @@ impl Resolution<'_> {
     /// `X in Y` checked against `Y`.
     pub(super) fn resolve(&self, mentions: &mut [Mention]) {
         let mut resolved: Vec<PlaceId> = Vec::new();
+        // "Sudscha im Gebiet Kursk": a place that holds another is resolved before it,
+        // so that the held name is read inside it.
+        let holders: Vec<usize> = mentions.iter().filter_map(|m| m.within).collect();
+        let mut order: Vec<usize> = (0..mentions.len()).collect();
+        order.sort_by_key(|i| !holders.contains(i));
         for pass in 0..2 {
-            for mi in 0..mentions.len() {
+            for &mi in &order {
                 if mentions[mi].chosen.is_some() {
                     continue;
                 }
@@ -100,6 +105,42 @@ impl Resolution<'_> {
         }
         self.check_inside(mentions);
         share_choices(mentions);
+        self.regions_by_part(mentions);
+    }
+
+    /// `southern Gaza`, `across Gaza`: a town named by a part of it, or as a whole area,
+    /// means the region that bears its name and a kind word (`Gaza Strip`), when that
+    /// region holds it.
+    fn regions_by_part(&self, mentions: &mut [Mention]) {
+        for m in mentions.iter_mut() {
+            let Some(c) = m.chosen else { continue };
+            if self.g.entry(c).kind != PlaceKind::Town {
+                continue;
+            }
+            let before = self.text[..m.span.start].trim_end();
+            let word = before
+                .rsplit(char::is_whitespace)
+                .next()
+                .unwrap_or_default()
+                .to_lowercase();
+            let part = word
+                .strip_suffix("ern")
+                .is_some_and(super::relative::is_direction)
+                || matches!(word.as_str(), "across" | "throughout");
+            if !part {
+                continue;
+            }
+            let prefix = format!("{} ", m.folded);
+            let path = self.g.path(c);
+            let region = path.iter().rev().copied().find(|&p| {
+                let e = self.g.entry(p);
+                matches!(e.kind, PlaceKind::Admin1 | PlaceKind::Region)
+                    && e.folded.starts_with(&prefix)
+            });
+            if let Some(r) = region {
+                m.chosen = Some(r);
+            }
+        }
     }
 
     /// Whether another mention than `m` anchors the caption in country `cc`.

@@ -96,7 +96,6 @@ const MODIFIERS: &[&str] = &[
     "nord",
     "sud",
     "norte",
-    "sur",
 ];
 
 /// How many of the words before a name (nearest first) are articles or modifiers.
@@ -350,6 +349,9 @@ pub(super) fn role_of(before: &[&str]) -> Role {
             Role::In
         }
         "at" | "bei" | "عند" => Role::At,
+        // "les bombardements sur Alep": French `sur` places what is struck (before a
+        // name, Spanish `sur` is never a direction: that is `al sur de`).
+        "sur" => Role::Weak,
         "near" | "outside" | "près" | "cerca" | "nahe" | "around" | "قرب" | "بالقرب" => {
             Role::Near
         }

@@ -4,7 +4,8 @@
 
 use cairn_model::{Confidence, Place, PlaceKind, Span};
 
-use super::candidates::{Mention, is_qualifying_gap};
+use super::candidates::Mention;
+use super::links::is_qualifying_gap;
 use super::roles::Role;
 
 /// A resolved or fallen-back place with what the scene choice reads of its mention.
@@ -172,7 +173,7 @@ pub(super) fn choose(
         };
         key(*ia, a).cmp(&key(*ib, b))
     })?;
-    let spot = best.1;
+    let spot = refined(spots, best.1);
     let mut place = spot.place.clone();
     let confidence = spot.confidence(in_scene(spot));
     place.confidence = Some(confidence);
@@ -191,6 +192,30 @@ pub(super) fn choose(
         warnings.push(format!("location {:?} is uncertain: {why}", place.name));
     }
     Some(place)
+}
+
+/// A country the scene sentence names only in passing (`people have made it to X
+/// since ...`) gives way to a place inside it that another sentence sets the scene in
+/// (`living in a camp outside the city of Y`): the background comes first, the photo
+/// after.
+fn refined<'s>(spots: &'s [Spot], best: &'s Spot) -> &'s Spot {
+    if best.dateline
+        || best.fallback
+        || best.place.kind != PlaceKind::Country
+        || best.role >= Role::Near
+    {
+        return best;
+    }
+    spots
+        .iter()
+        .find(|s| {
+            s.role >= Role::Near
+                && !s.surroundings
+                && !s.fallback
+                && s.place.kind != PlaceKind::Country
+                && s.place.country == best.place.country
+        })
+        .unwrap_or(best)
 }
 
 /// Words that open the sentence describing the photo in a caption that tells a story

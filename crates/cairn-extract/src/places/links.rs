@@ -1,0 +1,165 @@
+//! How mentions bear on their neighbours: `X, Country` (what follows qualifies), `Y's X`
+//! and `X in Y` (what holds), `X, south of Y` (what gives the surroundings), and chains
+//! through places the gazetteer lacks.
+
+use cairn_gazetteer::Gazetteer;
+use cairn_model::{PlaceKind, Span};
+
+use super::candidates::Mention;
+use super::lexicon::{is_settlement_word, is_site_word, kind_hint};
+use super::relative::is_relative_gap;
+use super::roles::Role;
+
+/// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
+/// (what holds them). A possessive that holds no mention right after it is dropped.
+pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
+    mentions.retain({
+        // A possessive holds the next mention only when that is a place of its own
+        // ("Saudi Arabia's Salem al-Dawsari" holds a person).
+        let spans: Vec<Option<Span>> = mentions
+            .iter()
+            .map(|m| (!m.partial).then_some(m.span))
+            .collect();
+        let mut idx = 0;
+        move |m| {
+            let i = idx;
+            idx += 1;
+            !m.container
+                || spans.get(i + 1).copied().flatten().is_some_and(|n| {
+                    matches!(text[m.span.end..n.start].trim(), "'s" | "’s" | "'" | "’")
+                })
+                || holds_unknown_settlement(&text[m.span.end..])
+        }
+    });
+    for m in 0..mentions.len().saturating_sub(1) {
+        let gap = &text[mentions[m].span.end..mentions[m + 1].span.start];
+        let g_trim = gap.trim();
+        // "in the villages of Lardos and Gennadi", "who fled Homs and Hama": the second
+        // shares the first's role (a name's own role is not shared).
+        let shared = mentions[m].role >= Role::Near
+            || matches!(mentions[m].role, Role::Origin | Role::Border | Role::Team);
+        if g_trim == "and" && shared && mentions[m + 1].role == Role::Weak {
+            mentions[m + 1].role = mentions[m].role;
+        }
+        if is_qualifying_gap(g_trim) {
+            let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
+                matches!(
+                    g.entry(c).kind,
+                    PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+                )
+            });
+            mentions[m].followed_by = big;
+        }
+        let possessive = matches!(g_trim, "'s" | "’s" | "'" | "’");
+        if mentions[m].container && possessive {
+            mentions[m + 1].within = Some(m);
+            // "in Pakistan's Jaffarabad district": the held place takes the role, read
+            // from the words before the possessive.
+            {
+                mentions[m + 1].role = mentions[m].role;
+                mentions[m + 1].cue_start = mentions[m].cue_start;
+            }
+        } else if mentions[m].role.is_scene() && is_relative_gap(gap) {
+            // "Qayyarah, south of Mosul": Mosul gives the surroundings.
+            mentions[m].within = Some(m + 1);
+            mentions[m].relative = true;
+            mentions[m].bearing = super::relative::is_bearing(gap);
+        } else if (is_holding_gap(g_trim) || super::relative::is_chain_gap(gap))
+            && mentions[m].role.is_scene()
+        {
+            mentions[m].within = Some(m + 1);
+        } else if is_holding_gap(g_trim)
+            && mentions[m].role == Role::Origin
+            && mentions[m + 1].role.is_scene()
+        {
+            // "arrived from Sukhodilsk in Ukraine's Luhansk region": the place that holds
+            // an origin is part of it.
+            mentions[m + 1].role = Role::Origin;
+        }
+    }
+}
+
+/// What may stand between a place and the larger one that qualifies it: a comma, with
+/// perhaps an article and a direction (`Khan Younis, southern Gaza Strip`).
+pub(super) fn is_qualifying_gap(gap: &str) -> bool {
+    let Some(rest) = gap.strip_prefix(',').or_else(|| gap.strip_prefix('،')) else {
+        return gap.is_empty();
+    };
+    rest.split_whitespace().count() <= 3
+        && rest.split_whitespace().all(|w| {
+            matches!(
+                w,
+                "the"
+                    | "northern"
+                    | "southern"
+                    | "eastern"
+                    | "western"
+                    | "central"
+                    | "northeastern"
+                    | "northwestern"
+                    | "southeastern"
+                    | "southwestern"
+                    | "occupied"
+                    | "in"
+            )
+        })
+}
+
+/// What may stand between a place and the one that holds it or lies near it: `X in Y`,
+/// `X, in Y`, `X camp in Y`, `X village, near Y`.
+fn is_holding_gap(gap: &str) -> bool {
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    // "Sudscha im Gebiet Kursk": a German kind noun after the preposition.
+    let words = match words.split_last() {
+        Some((kind, rest)) if super::intl::is_german_kind(&kind.to_lowercase()) => rest,
+        _ => &words[..],
+    };
+    let Some((last, kinds)) = words.split_last() else {
+        return false;
+    };
+    matches!(*last, "in" | "im" | "à" | "en" | "في" | "near" | "outside")
+        && kinds.len() <= 2
+        && kinds.iter().all(|w| {
+            is_settlement_word(w)
+                || kind_hint(w).is_some()
+                || matches!(
+                    *w,
+                    "refugee"
+                        | "displacement"
+                        | "idp"
+                        | "shopping"
+                        | "area"
+                        | "front"
+                        | "line"
+                        | "market"
+                        | "industrial"
+                        | "residential"
+                        | "old"
+                )
+        })
+}
+
+/// Whether the text after a possessive is a run of capitalised words and a settlement
+/// or site word (`'s Qaryat Zzyx district`, `'s Zzyx Square`): a place the gazetteer
+/// lacks, held by the possessive.
+fn holds_unknown_settlement(after: &str) -> bool {
+    let mut last = "";
+    let mut n = 0;
+    for w in after.split_whitespace().skip(1) {
+        let bare = w.trim_end_matches(|c: char| !c.is_alphanumeric());
+        if w.starts_with(char::is_uppercase) && n < 4 {
+            n += 1;
+            last = bare;
+            if bare.len() < w.len() {
+                // A comma or a stop ends the name.
+                break;
+            }
+            continue;
+        }
+        return n > 0 && (is_settlement_word(bare) || is_site_word(bare) || is_site_word(last));
+    }
+    n > 0 && is_site_word(last)
+}

@@ -1,0 +1,124 @@
+//! Caption-shaped fixtures for the scene rules of regions named by a part, places as a
+//! sentence's subject, French `sur` and sites held by a known place (our own sentences).
+
+use cairn_model::Confidence;
+
+use crate::Extractor;
+
+fn extractor() -> &'static Extractor {
+    static EX: std::sync::LazyLock<Extractor> = std::sync::LazyLock::new(Extractor::bundled);
+    &EX
+}
+
+/// The location's name, country, confidence and reason.
+fn scene(caption: &str) -> (String, String, Confidence, String) {
+    let p = extractor()
+        .extract(caption)
+        .location
+        .unwrap_or_else(|| panic!("{caption:?}: no location"));
+    (
+        p.name,
+        p.country.unwrap_or_default(),
+        p.confidence.expect("a location has a confidence"),
+        p.reason.unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_direction_before_gaza_means_the_strip() {
+    let (name, cc, _, _) = scene(
+        "Palestinians inspect a house hit by a strike in southern Gaza on Monday. REUTERS/Jane Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Gaza Strip", "PS"));
+    let (name, _, _, _) =
+        scene("Aid trucks queue at a checkpoint in northern Gaza, on Tuesday. (AP Photo/John Roe)");
+    assert_eq!(name, "Gaza Strip");
+    // Without a part named, Gaza stays the city.
+    let (name, _, _, _) =
+        scene("Boys play football on a beach in Gaza City on Friday. REUTERS/Jane Roe");
+    assert_eq!(name, "Gaza");
+}
+
+#[test]
+fn a_town_as_the_subject_outranks_a_country_named_later() {
+    let (name, cc, _, _) =
+        scene("Jenin has been raided again by Israeli forces this week. [Jane Roe/Anadolu]");
+    assert_eq!((name.as_str(), cc.as_str()), ("Janīn", "PS"));
+    let (name, _, _, _) = scene(
+        "Charkiw ist eine der am stärksten beschossenen Städte in der Ukraine. Foto: Jane Roe/dpa",
+    );
+    assert_eq!(name, "Kharkiv");
+    // A country as the subject changes nothing: the town named with `in` is the scene.
+    let (name, _, _, _) =
+        scene("Ukraine has asked for more air defence, in Kyiv on Monday. REUTERS/Jane Roe");
+    assert_eq!(name, "Kyiv");
+    // A person named like a small town is no subject place.
+    let r = extractor()
+        .extract("Tori was next to her sister when the storm hit. (Jane Roe, The Daily Star)");
+    assert!(r.location.is_none(), "{:?}", r.location);
+}
+
+#[test]
+fn french_sur_places_what_is_struck() {
+    let (name, cc, _, reason) =
+        scene("Les bombardements sur Alep ont repris samedi. Photo Jane Roe / AFP");
+    assert_eq!((name.as_str(), cc.as_str()), ("Aleppo", "SY"));
+    assert_eq!(reason, "sur Alep");
+}
+
+#[test]
+fn an_unknown_site_is_located_at_the_place_that_holds_it() {
+    let (name, cc, conf, reason) = scene(
+        "A vendor waits for customers in central Cairo's Zzyx Square on Friday. REUTERS/Jane Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Cairo", "EG"));
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Zzyx Square"), "{reason}");
+    let (name, _, conf, reason) =
+        scene("Traders pack up their stalls at Zzyx market, Lagos, on Sunday. REUTERS/Jane Roe");
+    assert_eq!(name, "Lagos");
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Zzyx"), "{reason}");
+    let (name, _, conf, reason) = scene(
+        "Delegates arrive for the talks at Villa Zzyx, Geneva, on Wednesday. REUTERS/Jane Roe",
+    );
+    assert_eq!(name, "Geneva");
+    assert_eq!(conf, Confidence::Low);
+    assert!(reason.contains("Villa Zzyx"), "{reason}");
+}
+
+#[test]
+fn a_town_in_a_named_region_is_read_inside_it() {
+    let (name, cc, _, _) = scene(
+        "Ein zerstörtes Haus in der Stadt Sudscha im Gebiet Kursk am Montag. Foto: Jane Roe/dpa",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Sudzha", "RU"));
+}
+
+#[test]
+fn a_chain_of_places_is_read_from_its_known_links() {
+    // A village whose namesake lies far away is not taken; the city holding the chain is.
+    let r = extractor().extract(
+        "Rescuers dig through mud in Jiangbian Village, Zzyx Town in the city of Zhaotong, \
+         southwest China's Yunnan Province, Jan. 3, 2024. (Xinhua/Jane Roe)",
+    );
+    let p = r.location.expect("a location");
+    assert_eq!(p.country.as_deref(), Some("CN"));
+    assert_eq!(p.name, "Zhaotong", "{p:?}");
+}
+
+#[test]
+fn a_background_country_gives_way_to_a_town_inside_it() {
+    let (name, cc, conf, _) = scene(
+        "Thousands of families have made it to Djibouti since the fighting began. Many \
+         now live in a camp just outside the northern city of Obock. Jane Roe/UNICEF",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Obock", "DJ"));
+    assert_ne!(conf, Confidence::High);
+    // A country the scene is set in keeps it.
+    let (name, _, _, _) = scene(
+        "Children queue for water in Djibouti on Monday. Their families came from the port \
+         of Obock last year. Jane Roe/UNICEF",
+    );
+    assert_eq!(name, "Djibouti");
+}
