@@ -535,9 +535,9 @@ pub(super) const DEMONYMS: &[(&str, &str)] = &[
     ("israelische", "IL"),
     ("israelischen", "IL"),
     // More of French, Spanish and German, singular and plural, as captions write them.
+    // (Not Spanish `siria`: spelled so it is the country's own name, `Alepo, Siria`.)
     ("syriens", "SY"),
     ("syriennes", "SY"),
-    ("siria", "SY"),
     ("sirios", "SY"),
     ("sirias", "SY"),
     ("syrischer", "SY"),
