@@ -59,14 +59,7 @@ impl Extractor {
 
         let credit = credit::find(&text);
         let credit_span = credit.as_ref().map(|c| c.credit.span);
-        match &credit {
-            Some(c) => {
-                mask.add(c.credit.span);
-                warnings.extend(c.warnings.iter().cloned());
-            }
-            None if !text.is_empty() => warnings.push("no credit line found".to_string()),
-            None => {}
-        }
+        note_credit(credit.as_ref(), &text, &mut mask, &mut warnings);
         let date = date::choose(&text, &sentences, credit_span, &mut warnings);
 
         let orgs = entities::organizations(&text, &mask);
@@ -111,6 +104,23 @@ impl Extractor {
             text,
             lang,
         }
+    }
+}
+
+/// Masks the credit line found, and notes its warnings (or that there is none).
+fn note_credit(
+    credit: Option<&credit::Found>,
+    text: &str,
+    mask: &mut text::Mask,
+    warnings: &mut Vec<String>,
+) {
+    match credit {
+        Some(c) => {
+            mask.add(c.credit.span);
+            warnings.extend(c.warnings.iter().cloned());
+        }
+        None if !text.is_empty() => warnings.push("no credit line found".to_string()),
+        None => {}
     }
 }
 
