@@ -166,6 +166,7 @@ pub fn prepare(text: &str) -> (crate::ExactKey, Features) {
     (key, f)
 }
 
+// Stays whole: it runs once per caption on the dedup hot path, and split into steps it ran slower.
 fn features_of_normalized(text: &str, normalized: &str) -> Features {
     let id = identity_of_normalized(normalized);
     let ws = words(&id);

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use cairn_gazetteer::Gazetteer;
-use cairn_model::{PlaceKind, Precision, Record};
+use cairn_model::{Credit, Place, PlaceKind, Precision, Record};
 use cairn_store::ExportedCaption;
 
 /// What can go wrong while exporting.
@@ -508,6 +508,37 @@ pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
     let r = c.record.as_ref();
     let credit = r.and_then(|r| r.credit.as_ref());
     let loc = r.and_then(|r| r.location.as_ref());
+    let country = loc
+        .and_then(|l| l.country.as_deref())
+        .map(|cc| (cc, country_name(g, cc)));
+    let attrs = xmp_attrs(c, credit, loc, country.as_ref());
+    let body = xmp_body(c, credit, loc, country.as_ref());
+    format!(
+        "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>
+<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">
+ <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">
+  <rdf:Description rdf:about=\"\"
+    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"
+    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"
+    xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\"
+    xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"
+    xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"{attrs}>{body}
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end=\"w\"?>
+"
+    )
+}
+
+/// The simple properties, written as attributes of the sidecar's rdf:Description.
+fn xmp_attrs(
+    c: &ExportedCaption,
+    credit: Option<&Credit>,
+    loc: Option<&Place>,
+    country: Option<&(&str, String)>,
+) -> String {
+    let r = c.record.as_ref();
     let mut attrs = String::new();
     let mut attr = |name: &str, value: &str| {
         let _ = write!(attrs, "\n    {name}=\"{}\"", xml(value));
@@ -523,9 +554,6 @@ pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
     if let Some(d) = r.and_then(|r| r.date.as_ref()) {
         attr("photoshop:DateCreated", &d.value);
     }
-    let country = loc
-        .and_then(|l| l.country.as_deref())
-        .map(|cc| (cc, country_name(g, cc)));
     if let Some(l) = loc {
         if matches!(
             l.kind,
@@ -537,7 +565,7 @@ pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
             attr("photoshop:State", a);
         }
     }
-    if let Some((cc, name)) = &country {
+    if let Some((cc, name)) = country {
         attr("photoshop:Country", name);
         attr("Iptc4xmpCore:CountryCode", cc);
     }
@@ -545,7 +573,17 @@ pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
         "photoshop:TransmissionReference",
         &format!("cairn:{}", c.id),
     );
+    attrs
+}
 
+/// The structured properties, written as elements: description, creators, source
+/// and the location shown.
+fn xmp_body(
+    c: &ExportedCaption,
+    credit: Option<&Credit>,
+    loc: Option<&Place>,
+    country: Option<&(&str, String)>,
+) -> String {
     let mut body = String::new();
     let _ = write!(
         body,
@@ -568,46 +606,36 @@ pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
         );
     }
     if let Some(l) = loc {
-        body.push_str(
-            "\n   <Iptc4xmpExt:LocationShown>\n    <rdf:Bag>\n     <rdf:li rdf:parseType=\"Resource\">",
-        );
-        let mut field = |name: &str, value: &str| {
-            let _ = write!(body, "\n      <{name}>{}</{name}>", xml(value));
-        };
-        field("Iptc4xmpExt:LocationName", &l.name);
-        if matches!(
-            l.kind,
-            PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
-        ) {
-            field("Iptc4xmpExt:City", &l.name);
-        }
-        if let Some(a) = &l.admin1 {
-            field("Iptc4xmpExt:ProvinceState", a);
-        }
-        if let Some((cc, name)) = &country {
-            field("Iptc4xmpExt:CountryName", name);
-            field("Iptc4xmpExt:CountryCode", cc);
-        }
-        field("exif:GPSLatitude", &xmp_gps(l.lat, 'N', 'S'));
-        field("exif:GPSLongitude", &xmp_gps(l.lon, 'E', 'W'));
-        body.push_str("\n     </rdf:li>\n    </rdf:Bag>\n   </Iptc4xmpExt:LocationShown>");
+        location_shown(&mut body, l, country);
     }
-    format!(
-        "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>
-<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">
- <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">
-  <rdf:Description rdf:about=\"\"
-    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"
-    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"
-    xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\"
-    xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"
-    xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"{attrs}>{body}
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end=\"w\"?>
-"
-    )
+    body
+}
+
+/// Iptc4xmpExt:LocationShown: the place's name, city, state, country and position.
+fn location_shown(body: &mut String, l: &Place, country: Option<&(&str, String)>) {
+    body.push_str(
+        "\n   <Iptc4xmpExt:LocationShown>\n    <rdf:Bag>\n     <rdf:li rdf:parseType=\"Resource\">",
+    );
+    let mut field = |name: &str, value: &str| {
+        let _ = write!(body, "\n      <{name}>{}</{name}>", xml(value));
+    };
+    field("Iptc4xmpExt:LocationName", &l.name);
+    if matches!(
+        l.kind,
+        PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
+    ) {
+        field("Iptc4xmpExt:City", &l.name);
+    }
+    if let Some(a) = &l.admin1 {
+        field("Iptc4xmpExt:ProvinceState", a);
+    }
+    if let Some((cc, name)) = country {
+        field("Iptc4xmpExt:CountryName", name);
+        field("Iptc4xmpExt:CountryCode", cc);
+    }
+    field("exif:GPSLatitude", &xmp_gps(l.lat, 'N', 'S'));
+    field("exif:GPSLongitude", &xmp_gps(l.lon, 'E', 'W'));
+    body.push_str("\n     </rdf:li>\n    </rdf:Bag>\n   </Iptc4xmpExt:LocationShown>");
 }
 
 /// The sidecar file name of a caption.

@@ -90,6 +90,14 @@ fn warning((seg, why): &(Segment, LeftOut)) -> String {
 /// extracted from its text: they take precedence; where the text says otherwise, both
 /// are kept (the record's warnings name what the text said).
 fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
+    apply_embedded_credit(record, e);
+    apply_embedded_date(record, e);
+    apply_embedded_place(record, e, extractor);
+}
+
+/// The embedded By-line, Credit and Source over the text's credit.
+fn apply_embedded_credit(record: &mut Record, e: &Embedded) {
+    // An embedded field has no position in the text.
     let no_span = Span::new(0, 0);
     if !e.byline.is_empty() || e.credit.is_some() || e.source.is_some() {
         let credit = record.credit.get_or_insert_with(|| Credit {
@@ -125,6 +133,12 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
             }
         }
     }
+}
+
+/// The embedded date over the text's, when it is a year, a month or a day.
+fn apply_embedded_date(record: &mut Record, e: &Embedded) {
+    // An embedded field has no position in the text.
+    let no_span = Span::new(0, 0);
     if let Some(d) = &e.date {
         let precision = match d.len() {
             4 => Some(Precision::Year),
@@ -149,6 +163,13 @@ fn apply_embedded(record: &mut Record, e: &Embedded, extractor: &Extractor) {
             }
         }
     }
+}
+
+/// The embedded city (or state) and country, resolved as the text's would be, over
+/// the text's location.
+fn apply_embedded_place(record: &mut Record, e: &Embedded, extractor: &Extractor) {
+    // An embedded field has no position in the text.
+    let no_span = Span::new(0, 0);
     if let Some(city) = e.city.as_ref().or(e.state.as_ref()) {
         let country = e
             .country

@@ -59,28 +59,11 @@ impl Extractor {
 
         let credit = credit::find(&text);
         let credit_span = credit.as_ref().map(|c| c.credit.span);
-        match &credit {
-            Some(c) => {
-                mask.add(c.credit.span);
-                warnings.extend(c.warnings.iter().cloned());
-            }
-            None if !text.is_empty() => warnings.push("no credit line found".to_string()),
-            None => {}
-        }
+        note_credit(credit.as_ref(), &text, &mut mask, &mut warnings);
         let date = date::choose(&text, &sentences, credit_span, &mut warnings);
 
         let orgs = entities::organizations(&text, &mask);
-        for (_, s) in &orgs {
-            mask.add(*s);
-            // "Jaish al-Islam (Islam Army)", "Syrian Democratic Forces (SDF)": the
-            // parenthesis is the organisation's other name.
-            let after = &text[s.end..];
-            if after.starts_with(" (") {
-                if let Some(close) = after.find(')') {
-                    mask.add(Span::new(s.end, s.end + close + 1));
-                }
-            }
-        }
+        mask_organizations(&text, &orgs, &mut mask);
         let photographers: Vec<String> = credit
             .as_ref()
             .map(|c| c.credit.photographers.clone())
@@ -89,15 +72,8 @@ impl Extractor {
         for (_, s) in &persons {
             mask.add(*s);
         }
-        let mut place_mask = mask.clone();
-        for q in text::quoted(&text) {
-            place_mask.add(q);
-        }
-        let scene = sentences
-            .iter()
-            .copied()
-            .find(|s| credit_span.is_none_or(|c| s.start < c.start || s.end > c.end))
-            .unwrap_or(Span::new(0, text.len()));
+        let place_mask = unquoted(&mask, &text);
+        let scene = scene_of(&sentences, credit_span, text.len());
         let found = places::Resolver::new(&self.gazetteer).find(&text, &place_mask, scene);
         warnings.extend(found.warnings);
         let mut credit_mask = text::Mask::default();
@@ -109,12 +85,7 @@ impl Extractor {
         let event_types = entities::event_types(&text[scene.start..scene.end]);
         let sources = entities::sources(&text, &orgs);
 
-        let mut organizations: Vec<String> = Vec::new();
-        for (o, _) in &orgs {
-            if !organizations.contains(o) {
-                organizations.push(o.clone());
-            }
-        }
+        let organizations = distinct_names(&orgs);
         let lang = lang::detect(&text).map(String::from);
         if found.location.is_none() && !text.is_empty() {
             warnings.push("no location found".to_string());
@@ -134,4 +105,68 @@ impl Extractor {
             lang,
         }
     }
+}
+
+/// Masks the credit line found, and notes its warnings (or that there is none).
+fn note_credit(
+    credit: Option<&credit::Found>,
+    text: &str,
+    mask: &mut text::Mask,
+    warnings: &mut Vec<String>,
+) {
+    match credit {
+        Some(c) => {
+            mask.add(c.credit.span);
+            warnings.extend(c.warnings.iter().cloned());
+        }
+        None if !text.is_empty() => warnings.push("no credit line found".to_string()),
+        None => {}
+    }
+}
+
+/// Masks each organisation found, with the parenthesis after it when that is its
+/// other name.
+fn mask_organizations(text: &str, orgs: &[(String, Span)], mask: &mut text::Mask) {
+    for (_, s) in orgs {
+        mask.add(*s);
+        // "Jaish al-Islam (Islam Army)", "Syrian Democratic Forces (SDF)": the
+        // parenthesis is the organisation's other name.
+        let after = &text[s.end..];
+        if after.starts_with(" (") {
+            if let Some(close) = after.find(')') {
+                mask.add(Span::new(s.end, s.end + close + 1));
+            }
+        }
+    }
+}
+
+/// `mask` with the quoted passages of `text` masked too (a place named in a quote
+/// is not where the photo was taken).
+fn unquoted(mask: &text::Mask, text: &str) -> text::Mask {
+    let mut place_mask = mask.clone();
+    for q in text::quoted(text) {
+        place_mask.add(q);
+    }
+    place_mask
+}
+
+/// The sentence that describes the scene: the first that is not the credit line, else
+/// the whole text.
+fn scene_of(sentences: &[Span], credit_span: Option<Span>, len: usize) -> Span {
+    sentences
+        .iter()
+        .copied()
+        .find(|s| credit_span.is_none_or(|c| s.start < c.start || s.end > c.end))
+        .unwrap_or(Span::new(0, len))
+}
+
+/// The names found, each once, in the order first found.
+fn distinct_names(found: &[(String, Span)]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (o, _) in found {
+        if !names.contains(o) {
+            names.push(o.clone());
+        }
+    }
+    names
 }

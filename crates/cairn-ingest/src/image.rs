@@ -117,27 +117,36 @@ fn iim_in_photoshop(data: &[u8]) -> Option<&[u8]> {
 
 /// XMP fields cairn maps (any namespace prefix; matched on local names).
 pub fn parse_xmp(xml: &[u8]) -> Embedded {
-    let mut e = Embedded::default();
+    let values = xmp_values(xml);
+    let one = |k: &str| {
+        values
+            .get(k)
+            .and_then(|v| v.first())
+            .map(|s| cairn_model::fold_whitespace(s))
+    };
+    Embedded {
+        caption: one("description"),
+        byline: values.get("creator").cloned().unwrap_or_default(),
+        credit: one("Credit"),
+        source: one("Source"),
+        date: one("DateCreated").map(|d| d.chars().take(10).collect()),
+        city: one("City").or_else(|| one("Location.City")),
+        state: one("State").or_else(|| one("Location.ProvinceState")),
+        country: one("Country").or_else(|| one("Location.CountryName")),
+        country_code: one("CountryCode").or_else(|| one("Location.CountryCode")),
+    }
+}
+
+/// Every property's values in an XMP packet, by local name (`Location.` in front of
+/// those inside a location structure).
+fn xmp_values(xml: &[u8]) -> BTreeMap<String, Vec<String>> {
     let mut reader = quick_xml::Reader::from_reader(xml);
     let mut path: Vec<String> = Vec::new();
     let mut buf = Vec::new();
     let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let local = |q: &[u8]| -> String {
-        let s = String::from_utf8_lossy(q);
-        s.rsplit(':').next().unwrap_or("").to_string()
-    };
     let mut depth_guard = 0usize;
     // Text of the innermost open element, built from text and character references.
     let mut acc = String::new();
-    let attrs = |t: &quick_xml::events::BytesStart<'_>,
-                 values: &mut BTreeMap<String, Vec<String>>| {
-        for a in t.attributes().flatten() {
-            let key = local(a.key.as_ref());
-            if let Ok(v) = a.unescape_value() {
-                values.entry(key).or_default().push(v.into_owned());
-            }
-        }
-    };
     loop {
         match reader.read_event_into(&mut buf) {
             Ok(Event::Start(t)) => {
@@ -145,58 +154,25 @@ pub fn parse_xmp(xml: &[u8]) -> Embedded {
                 if depth_guard > 256 {
                     break;
                 }
-                path.push(local(t.name().as_ref()));
+                path.push(local_name(t.name().as_ref()));
                 // Simple properties are often attributes of rdf:Description.
-                attrs(&t, &mut values);
+                push_attrs(&t, &mut values);
                 acc.clear();
             }
-            Ok(Event::Empty(t)) => attrs(&t, &mut values),
+            Ok(Event::Empty(t)) => push_attrs(&t, &mut values),
             Ok(Event::Text(t)) => {
                 if let Ok(v) = t.decode() {
                     acc.push_str(&v);
                 }
             }
             Ok(Event::GeneralRef(r)) => {
-                let name = String::from_utf8_lossy(r.as_ref()).into_owned();
-                let ch = match name.as_str() {
-                    "amp" => Some('&'),
-                    "lt" => Some('<'),
-                    "gt" => Some('>'),
-                    "quot" => Some('"'),
-                    "apos" => Some('\''),
-                    n => n
-                        .strip_prefix("#x")
-                        .and_then(|h| u32::from_str_radix(h, 16).ok())
-                        .or_else(|| n.strip_prefix('#').and_then(|d| d.parse().ok()))
-                        .and_then(char::from_u32),
-                };
-                if let Some(c) = ch {
+                if let Some(c) = general_ref_char(&String::from_utf8_lossy(r.as_ref())) {
                     acc.push(c);
                 }
             }
             Ok(Event::End(_)) => {
                 depth_guard = depth_guard.saturating_sub(1);
-                let v = std::mem::take(&mut acc);
-                if !v.trim().is_empty() {
-                    // The property is the nearest ancestor that is not rdf plumbing.
-                    if let Some(prop) = path
-                        .iter()
-                        .rev()
-                        .find(|p| !matches!(p.as_str(), "li" | "Alt" | "Seq" | "Bag"))
-                    {
-                        // Inside LocationShown / LocationCreated the names repeat: keep
-                        // the structure's name in front.
-                        let key = if path
-                            .iter()
-                            .any(|p| p == "LocationShown" || p == "LocationCreated")
-                        {
-                            format!("Location.{prop}")
-                        } else {
-                            prop.clone()
-                        };
-                        values.entry(key).or_default().push(v);
-                    }
-                }
+                end_property(&path, std::mem::take(&mut acc), &mut values);
                 path.pop();
             }
             Ok(Event::Eof) | Err(_) => break,
@@ -204,22 +180,64 @@ pub fn parse_xmp(xml: &[u8]) -> Embedded {
         }
         buf.clear();
     }
-    let one = |k: &str| {
-        values
-            .get(k)
-            .and_then(|v| v.first())
-            .map(|s| cairn_model::fold_whitespace(s))
-    };
-    e.caption = one("description");
-    e.byline = values.get("creator").cloned().unwrap_or_default();
-    e.credit = one("Credit");
-    e.source = one("Source");
-    e.date = one("DateCreated").map(|d| d.chars().take(10).collect());
-    e.city = one("City").or_else(|| one("Location.City"));
-    e.state = one("State").or_else(|| one("Location.ProvinceState"));
-    e.country = one("Country").or_else(|| one("Location.CountryName"));
-    e.country_code = one("CountryCode").or_else(|| one("Location.CountryCode"));
-    e
+    values
+}
+
+/// A qualified name's local part.
+fn local_name(q: &[u8]) -> String {
+    let s = String::from_utf8_lossy(q);
+    s.rsplit(':').next().unwrap_or("").to_string()
+}
+
+/// An element's attributes as property values.
+fn push_attrs(t: &quick_xml::events::BytesStart<'_>, values: &mut BTreeMap<String, Vec<String>>) {
+    for a in t.attributes().flatten() {
+        let key = local_name(a.key.as_ref());
+        if let Ok(v) = a.unescape_value() {
+            values.entry(key).or_default().push(v.into_owned());
+        }
+    }
+}
+
+/// The character an entity or character reference stands for.
+fn general_ref_char(name: &str) -> Option<char> {
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        n => n
+            .strip_prefix("#x")
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .or_else(|| n.strip_prefix('#').and_then(|d| d.parse().ok()))
+            .and_then(char::from_u32),
+    }
+}
+
+/// Files the text `v` of the element that ends at `path` under its property.
+fn end_property(path: &[String], v: String, values: &mut BTreeMap<String, Vec<String>>) {
+    if v.trim().is_empty() {
+        return;
+    }
+    // The property is the nearest ancestor that is not rdf plumbing.
+    if let Some(prop) = path
+        .iter()
+        .rev()
+        .find(|p| !matches!(p.as_str(), "li" | "Alt" | "Seq" | "Bag"))
+    {
+        // Inside LocationShown / LocationCreated the names repeat: keep
+        // the structure's name in front.
+        let key = if path
+            .iter()
+            .any(|p| p == "LocationShown" || p == "LocationCreated")
+        {
+            format!("Location.{prop}")
+        } else {
+            prop.clone()
+        };
+        values.entry(key).or_default().push(v);
+    }
 }
 
 /// TIFF tag values (IPTC 33723, XMP 700) from the first directory.

@@ -388,36 +388,8 @@ fn read_stream(
     }
     let format = detect(&head);
     match format {
-        Format::Gzip | Format::Zstd if depth < 2 => {
-            // A gzip WARC is read member by member (a damaged record costs only itself).
-            if format == Format::Gzip {
-                let mut inner = Vec::new();
-                let probe = flate2::bufread::GzDecoder::new(&head[..]);
-                let _ = probe.take(16).read_to_end(&mut inner);
-                if matches!(detect(&inner), Format::Warc | Format::Arc) {
-                    read_warc_seekable(r, true, named, depth == 0, emit);
-                    return;
-                }
-                let dec = flate2::bufread::MultiGzDecoder::new(r);
-                let dec: Box<dyn Read> = Box::new(dec);
-                let r = BufReader::with_capacity(256 * 1024, dec);
-                read_stream(r, named, uri, opts, emit, depth + 1, None);
-            } else {
-                match zstd::stream::read::Decoder::with_buffer(r) {
-                    Ok(dec) => {
-                        let dec: Box<dyn Read> = Box::new(dec);
-                        let r = BufReader::with_capacity(256 * 1024, dec);
-                        read_stream(r, named, uri, opts, emit, depth + 1, None)
-                    }
-                    Err(e) => {
-                        emit(Err(Error::Bad {
-                            path: name.into(),
-                            message: format!("not a readable zstd stream: {e}"),
-                        }));
-                    }
-                }
-            }
-        }
+        Format::Gzip if depth < 2 => read_gzip(r, &head, named, uri, opts, emit, depth),
+        Format::Zstd if depth < 2 => read_zstd(r, named, uri, opts, emit, depth),
         Format::Gzip | Format::Zstd => {
             emit(Err(Error::Bad {
                 path: name.into(),
@@ -426,39 +398,98 @@ fn read_stream(
         }
         Format::Warc | Format::Arc => read_warc_seekable(r, false, named, depth == 0, emit),
         Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
-        _ => {
-            // A single-document file over the limit is refused before reading it.
-            if let Some(size) = size.filter(|&s| s > MAX_SOURCE_BYTES) {
-                emit(Err(Error::TooLarge {
-                    path: name.into(),
-                    size,
-                    limit: MAX_SOURCE_BYTES,
-                }));
-                return;
-            }
-            let bytes = match read_limited(r, name, MAX_SOURCE_BYTES) {
-                Ok(b) => b,
-                Err(e) => {
-                    emit(Err(e));
-                    return;
-                }
-            };
-            let kind = match format {
-                Format::Html => SourceKind::Html,
-                f if f.is_image() => SourceKind::Image,
-                _ => SourceKind::Text,
-            };
-            let sha256 = sha256_hex(&bytes);
-            emit(Ok(RawSource {
-                uri: uri.into(),
-                name: name.into(),
-                kind,
-                bytes,
-                sha256,
-                origin: None,
+        _ => read_single(r, format, name, uri, emit, size),
+    }
+}
+
+/// A gzip stream (`head`, its first bytes): a WARC member by member, anything else
+/// decompressed and read again.
+fn read_gzip(
+    r: BufReader<Box<dyn Read>>,
+    head: &[u8],
+    named: (&str, Option<&Path>),
+    uri: &str,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+    depth: u8,
+) {
+    // A gzip WARC is read member by member (a damaged record costs only itself).
+    let mut inner = Vec::new();
+    let probe = flate2::bufread::GzDecoder::new(head);
+    let _ = probe.take(16).read_to_end(&mut inner);
+    if matches!(detect(&inner), Format::Warc | Format::Arc) {
+        read_warc_seekable(r, true, named, depth == 0, emit);
+        return;
+    }
+    let dec = flate2::bufread::MultiGzDecoder::new(r);
+    let dec: Box<dyn Read> = Box::new(dec);
+    let r = BufReader::with_capacity(256 * 1024, dec);
+    read_stream(r, named, uri, opts, emit, depth + 1, None);
+}
+
+/// A zstd stream, decompressed and read again.
+fn read_zstd(
+    r: BufReader<Box<dyn Read>>,
+    named: (&str, Option<&Path>),
+    uri: &str,
+    opts: &ReadOptions,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+    depth: u8,
+) {
+    match zstd::stream::read::Decoder::with_buffer(r) {
+        Ok(dec) => {
+            let dec: Box<dyn Read> = Box::new(dec);
+            let r = BufReader::with_capacity(256 * 1024, dec);
+            read_stream(r, named, uri, opts, emit, depth + 1, None)
+        }
+        Err(e) => {
+            emit(Err(Error::Bad {
+                path: named.0.into(),
+                message: format!("not a readable zstd stream: {e}"),
             }));
         }
     }
+}
+
+/// A file that is one document (a page, a text, an image).
+fn read_single(
+    r: BufReader<Box<dyn Read>>,
+    format: Format,
+    name: &str,
+    uri: &str,
+    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
+    size: Option<u64>,
+) {
+    // A single-document file over the limit is refused before reading it.
+    if let Some(size) = size.filter(|&s| s > MAX_SOURCE_BYTES) {
+        emit(Err(Error::TooLarge {
+            path: name.into(),
+            size,
+            limit: MAX_SOURCE_BYTES,
+        }));
+        return;
+    }
+    let bytes = match read_limited(r, name, MAX_SOURCE_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            emit(Err(e));
+            return;
+        }
+    };
+    let kind = match format {
+        Format::Html => SourceKind::Html,
+        f if f.is_image() => SourceKind::Image,
+        _ => SourceKind::Text,
+    };
+    let sha256 = sha256_hex(&bytes);
+    emit(Ok(RawSource {
+        uri: uri.into(),
+        name: name.into(),
+        kind,
+        bytes,
+        sha256,
+        origin: None,
+    }));
 }
 
 /// The largest WARC read into memory (a compressed one that is not gzip per record): its

@@ -45,6 +45,10 @@ fn transport_charset(origin: Option<&str>) -> Option<String> {
     })
 }
 
+/// What rendering found in a source's bytes: its text, the encoding it was decoded
+/// from, the captions in it and any embedded fields.
+type Rendered = (String, &'static str, Option<Vec<Segment>>, Option<Embedded>);
+
 fn render_decoded(raw: RawSource, recorded: Option<&str>) -> Result<Document> {
     let RawSource {
         uri,
@@ -61,88 +65,17 @@ fn render_decoded(raw: RawSource, recorded: Option<&str>) -> Result<Document> {
     if kind == SourceKind::Warc {
         warnings = crate::warc::origin_warnings(origin.as_deref());
     }
-    let mut embedded = None;
-    let (text, encoding, segments) = match kind {
-        SourceKind::Text | SourceKind::Html | SourceKind::Warc => {
-            let html = kind == SourceKind::Html
-                || (kind == SourceKind::Warc
-                    && detect(&bytes[..bytes.len().min(4096)]) == Format::Html);
-            if !html {
-                if let Some(what) = sniff_binary(&bytes) {
-                    return Err(Error::Binary { path: name, what });
-                }
-            }
-            let d = match recorded {
-                Some(enc) => decode_as(&bytes, enc),
-                None => decode_source(
-                    &bytes,
-                    transport_charset(origin.as_deref()).as_deref(),
-                    html,
-                ),
-            };
-            warnings.extend(d.warnings);
-            if html {
-                let (text, segments) = html::try_render(&d.text).map_err(|e| Error::Bad {
-                    path: name.clone(),
-                    message: e.to_string(),
-                })?;
-                if segments.is_empty() {
-                    warnings.push("no captions found in the page's caption markup".into());
-                }
-                (text, d.encoding, Some(segments))
-            } else {
-                (d.text, d.encoding, None)
-            }
-        }
-        SourceKind::Jsonl => {
-            let o: serde_json::Value = origin
-                .as_deref()
-                .and_then(|o| serde_json::from_str(o).ok())
-                .unwrap_or_default();
-            let field = o["text_field"].as_str().unwrap_or("caption").to_string();
-            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::Bad {
-                path: name.clone(),
-                message: format!("not a JSON object: {e}"),
-            })?;
-            let text = v
-                .get(&field)
-                .and_then(|t| t.as_str())
-                .ok_or_else(|| Error::Bad {
-                    path: name.clone(),
-                    message: format!("no string field {field:?} (choose one with --text-field)"),
-                })?
-                .to_string();
-            if let Some(df) = o["date_field"].as_str() {
-                if let Some(d) = v.get(df).and_then(|d| d.as_str()) {
-                    embedded = Some(Embedded {
-                        date: Some(d.chars().take(10).collect()),
-                        ..Embedded::default()
-                    });
-                }
-            }
-            let segments = one_segment(&text);
-            (text, "utf-8", Some(segments))
-        }
-        SourceKind::Image => {
-            let format = detect(&bytes[..bytes.len().min(64)]);
-            let e = image::read_image(format, &bytes).map_err(|message| Error::Bad {
-                path: name.clone(),
-                message,
-            })?;
-            let Some(e) = e else {
-                return Err(Error::Bad {
-                    path: name,
-                    message: "the image carries no IPTC or XMP caption".into(),
-                });
-            };
-            let text = e.caption.clone().unwrap_or_default();
-            if text.is_empty() {
-                warnings.push("the image's metadata has no caption text".into());
-            }
-            let segments = one_segment(&text);
-            embedded = Some(e);
-            (text, "utf-8", Some(segments))
-        }
+    let (text, encoding, segments, embedded) = match kind {
+        SourceKind::Text | SourceKind::Html | SourceKind::Warc => render_text(
+            kind,
+            &bytes,
+            &name,
+            origin.as_deref(),
+            recorded,
+            &mut warnings,
+        )?,
+        SourceKind::Jsonl => render_jsonl(&bytes, &name, origin.as_deref())?,
+        SourceKind::Image => render_image(&bytes, name, &mut warnings)?,
     };
     Ok(Document {
         uri,
@@ -156,4 +89,96 @@ fn render_decoded(raw: RawSource, recorded: Option<&str>) -> Result<Document> {
         origin,
         embedded,
     })
+}
+
+/// A text, HTML or web-archive source: decoded, and its caption markup read when it
+/// is a page.
+fn render_text(
+    kind: SourceKind,
+    bytes: &[u8],
+    name: &str,
+    origin: Option<&str>,
+    recorded: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Result<Rendered> {
+    let html = kind == SourceKind::Html
+        || (kind == SourceKind::Warc && detect(&bytes[..bytes.len().min(4096)]) == Format::Html);
+    if !html {
+        if let Some(what) = sniff_binary(bytes) {
+            return Err(Error::Binary {
+                path: name.to_string(),
+                what,
+            });
+        }
+    }
+    let d = match recorded {
+        Some(enc) => decode_as(bytes, enc),
+        None => decode_source(bytes, transport_charset(origin).as_deref(), html),
+    };
+    warnings.extend(d.warnings);
+    if html {
+        let (text, segments) = html::try_render(&d.text).map_err(|e| Error::Bad {
+            path: name.to_string(),
+            message: e.to_string(),
+        })?;
+        if segments.is_empty() {
+            warnings.push("no captions found in the page's caption markup".into());
+        }
+        Ok((text, d.encoding, Some(segments), None))
+    } else {
+        Ok((d.text, d.encoding, None, None))
+    }
+}
+
+/// One JSON Lines record: the caption from its text field, the date from its date
+/// field when one was named.
+fn render_jsonl(bytes: &[u8], name: &str, origin: Option<&str>) -> Result<Rendered> {
+    let o: serde_json::Value = origin
+        .and_then(|o| serde_json::from_str(o).ok())
+        .unwrap_or_default();
+    let field = o["text_field"].as_str().unwrap_or("caption").to_string();
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::Bad {
+        path: name.to_string(),
+        message: format!("not a JSON object: {e}"),
+    })?;
+    let text = v
+        .get(&field)
+        .and_then(|t| t.as_str())
+        .ok_or_else(|| Error::Bad {
+            path: name.to_string(),
+            message: format!("no string field {field:?} (choose one with --text-field)"),
+        })?
+        .to_string();
+    let mut embedded = None;
+    if let Some(df) = o["date_field"].as_str() {
+        if let Some(d) = v.get(df).and_then(|d| d.as_str()) {
+            embedded = Some(Embedded {
+                date: Some(d.chars().take(10).collect()),
+                ..Embedded::default()
+            });
+        }
+    }
+    let segments = one_segment(&text);
+    Ok((text, "utf-8", Some(segments), embedded))
+}
+
+/// An image: the caption and fields of its IPTC or XMP metadata.
+fn render_image(bytes: &[u8], name: String, warnings: &mut Vec<String>) -> Result<Rendered> {
+    let format = detect(&bytes[..bytes.len().min(64)]);
+    let e = image::read_image(format, bytes).map_err(|message| Error::Bad {
+        path: name.clone(),
+        message,
+    })?;
+    let Some(e) = e else {
+        return Err(Error::Bad {
+            path: name,
+            message: "the image carries no IPTC or XMP caption".into(),
+        });
+    };
+    let text = e.caption.clone().unwrap_or_default();
+    if text.is_empty() {
+        warnings.push("the image's metadata has no caption text".into());
+    }
+    let segments = one_segment(&text);
+    Ok((text, "utf-8", Some(segments), Some(e)))
 }

@@ -82,6 +82,7 @@ fn ok_json(description: &str) -> Value {
 }
 
 /// The OpenAPI document.
+// Stays long: it is one data table (the API's paths and schemas), read top to bottom.
 pub fn openapi() -> Value {
     let mut search = search_params();
     search.extend([

@@ -1,6 +1,6 @@
 //! Verifying the archive: SQLite integrity, spans, source hashes, index in step.
 
-use rusqlite::params;
+use rusqlite::{Connection, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -45,121 +45,180 @@ impl Archive {
         let indexed_seq = self.index.indexed_seq()?;
         let idx_ids = self.index.all_ids()?;
         self.with_conn(|c| {
-            let e = self.db_err();
-            let integrity: String =
-                c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(&e)?;
-            if integrity != "ok" {
-                rep.problems.push(format!("SQLite integrity: {integrity}"));
-            }
-            // SQLite checks a foreign key through the parent's unique index; the
-            // sources' blob reference has none while a bulk write runs (or after one
-            // that crashed, until a writer opens the archive), so it is joined instead.
-            let fk: i64 = if crate::db::has_blob_index(c).map_err(&e)? {
-                c.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| r.get(0))
-                    .map_err(&e)?
-            } else {
-                let mut n: i64 = 0;
-                for table in ["variant", "occurrence"] {
-                    n += c
-                        .query_row(
-                            "SELECT count(*) FROM pragma_foreign_key_check(?1)",
-                            [table],
-                            |r| r.get::<_, i64>(0),
-                        )
-                        .map_err(&e)?;
-                }
-                n + c
-                    .query_row(
-                        "SELECT count(*) FROM source s
-                         LEFT JOIN batch b ON b.seq = s.batch
-                         LEFT JOIN blob x ON x.sha256 = s.sha256
-                         WHERE b.seq IS NULL OR x.id IS NULL",
-                        [],
-                        |r| r.get::<_, i64>(0),
-                    )
-                    .map_err(&e)?
-            };
-            if fk > 0 {
-                rep.problems.push(format!("{fk} rows break foreign keys"));
-            }
-            // The keys the unique indexes hold unique (counted here too, for when a bulk
-            // write left the indexes out).
-            for (what, sql) in [
-                ("variant keys", "SELECT count(*) - count(DISTINCT key) FROM variant"),
-                ("blob hashes", "SELECT count(*) - count(DISTINCT sha256) FROM blob"),
-            ] {
-                let twice: i64 = c.query_row(sql, [], |r| r.get(0)).map_err(&e)?;
-                if twice > 0 {
-                    rep.problems.push(format!("{twice} {what} are stored twice"));
-                }
-            }
-            // Spans inside their source text.
-            let mut stmt = c
-                .prepare(
-                    "SELECT o.id, o.start, o.end, s.text_len, s.uri FROM occurrence o
-                     JOIN source s ON s.id = o.source_id",
-                )
-                .map_err(&e)?;
-            let mut rows = stmt.query([]).map_err(&e)?;
-            while let Some(r) = rows.next().map_err(&e)? {
-                rep.occurrences_checked += 1;
-                let (id, start, end, len): (i64, i64, i64, i64) =
-                    (r.get(0).map_err(&e)?, r.get(1).map_err(&e)?, r.get(2).map_err(&e)?, r.get(3).map_err(&e)?);
-                if start < 0 || start > end || end > len {
-                    let uri: String = r.get(4).map_err(&e)?;
-                    rep.problems.push(format!(
-                        "occurrence {id}: span [{start}, {end}) is outside {uri} ({len} bytes)"
-                    ));
-                }
-            }
-            // Every blob's bytes match its hash.
-            let mut stmt = c.prepare("SELECT sha256, size, data FROM blob").map_err(&e)?;
-            let mut rows = stmt.query([]).map_err(&e)?;
-            while let Some(r) = rows.next().map_err(&e)? {
-                rep.sources_checked += 1;
-                let sha: String = r.get(0).map_err(&e)?;
-                let size: i64 = r.get(1).map_err(&e)?;
-                let data: Vec<u8> = r.get(2).map_err(&e)?;
-                match zstd::bulk::decompress(&data, size.max(0) as usize) {
-                    Ok(bytes) => {
-                        let got = hex::encode(Sha256::digest(&bytes));
-                        if got != sha {
-                            rep.problems.push(format!("source {sha}: stored bytes hash to {got}"));
-                        }
-                    }
-                    Err(err) => rep.problems.push(format!("source {sha}: cannot decompress: {err}")),
-                }
-            }
-            let orphans: i64 = c
-                .query_row(
-                    "SELECT count(*) FROM caption c WHERE NOT EXISTS (SELECT 1 FROM variant v WHERE v.caption_id = c.id)",
-                    params![],
-                    |r| r.get(0),
-                )
-                .map_err(&e)?;
-            if orphans > 0 {
-                rep.problems.push(format!("{orphans} captions have no variant"));
-            }
-            Ok(())
+            self.check_integrity(c, &mut rep)?;
+            self.check_foreign_keys(c, &mut rep)?;
+            self.check_unique_keys(c, &mut rep)?;
+            self.check_spans(c, &mut rep)?;
+            self.check_blob_hashes(c, &mut rep)?;
+            self.check_orphan_captions(c, &mut rep)
         })?;
-        let db = self.with_conn(|c| {
-            let mut stmt = c
-                .prepare("SELECT id, seq FROM caption")
-                .map_err(self.db_err())?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)?))
-                })
-                .map_err(self.db_err())?
-                .collect::<rusqlite::Result<Vec<(u64, i64)>>>()
-                .map_err(self.db_err())?;
-            let last: i64 = c
-                .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
-                .map_err(self.db_err())?;
-            Ok((rows, last))
-        })?;
+        let db = self.with_conn(|c| self.caption_batches(c))?;
         compare_index(&mut rep, indexed_seq, &idx_ids, db);
         Ok(rep)
+    }
+
+    /// SQLite's own integrity check.
+    fn check_integrity(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let e = self.db_err();
+        let integrity: String = c
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .map_err(e)?;
+        if integrity != "ok" {
+            rep.problems.push(format!("SQLite integrity: {integrity}"));
+        }
+        Ok(())
+    }
+
+    /// Rows whose references point nowhere.
+    fn check_foreign_keys(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let e = self.db_err();
+        // SQLite checks a foreign key through the parent's unique index; the
+        // sources' blob reference has none while a bulk write runs (or after one
+        // that crashed, until a writer opens the archive), so it is joined instead.
+        let fk: i64 = if crate::db::has_blob_index(c).map_err(e)? {
+            c.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .map_err(e)?
+        } else {
+            let mut n: i64 = 0;
+            for table in ["variant", "occurrence"] {
+                n += c
+                    .query_row(
+                        "SELECT count(*) FROM pragma_foreign_key_check(?1)",
+                        [table],
+                        |r| r.get::<_, i64>(0),
+                    )
+                    .map_err(e)?;
+            }
+            n + c
+                .query_row(
+                    "SELECT count(*) FROM source s
+                     LEFT JOIN batch b ON b.seq = s.batch
+                     LEFT JOIN blob x ON x.sha256 = s.sha256
+                     WHERE b.seq IS NULL OR x.id IS NULL",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map_err(e)?
+        };
+        if fk > 0 {
+            rep.problems.push(format!("{fk} rows break foreign keys"));
+        }
+        Ok(())
+    }
+
+    /// The keys the unique indexes hold unique (counted here too, for when a bulk
+    /// write left the indexes out).
+    fn check_unique_keys(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let e = self.db_err();
+        for (what, sql) in [
+            (
+                "variant keys",
+                "SELECT count(*) - count(DISTINCT key) FROM variant",
+            ),
+            (
+                "blob hashes",
+                "SELECT count(*) - count(DISTINCT sha256) FROM blob",
+            ),
+        ] {
+            let twice: i64 = c.query_row(sql, [], |r| r.get(0)).map_err(e)?;
+            if twice > 0 {
+                rep.problems
+                    .push(format!("{twice} {what} are stored twice"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Spans inside their source text.
+    fn check_spans(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let e = self.db_err();
+        let mut stmt = c
+            .prepare(
+                "SELECT o.id, o.start, o.end, s.text_len, s.uri FROM occurrence o
+                 JOIN source s ON s.id = o.source_id",
+            )
+            .map_err(e)?;
+        let mut rows = stmt.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            rep.occurrences_checked += 1;
+            let (id, start, end, len): (i64, i64, i64, i64) = (
+                r.get(0).map_err(e)?,
+                r.get(1).map_err(e)?,
+                r.get(2).map_err(e)?,
+                r.get(3).map_err(e)?,
+            );
+            if start < 0 || start > end || end > len {
+                let uri: String = r.get(4).map_err(e)?;
+                rep.problems.push(format!(
+                    "occurrence {id}: span [{start}, {end}) is outside {uri} ({len} bytes)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every blob's bytes match its hash.
+    fn check_blob_hashes(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let e = self.db_err();
+        let mut stmt = c
+            .prepare("SELECT sha256, size, data FROM blob")
+            .map_err(e)?;
+        let mut rows = stmt.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            rep.sources_checked += 1;
+            let sha: String = r.get(0).map_err(e)?;
+            let size: i64 = r.get(1).map_err(e)?;
+            let data: Vec<u8> = r.get(2).map_err(e)?;
+            match zstd::bulk::decompress(&data, size.max(0) as usize) {
+                Ok(bytes) => {
+                    let got = hex::encode(Sha256::digest(&bytes));
+                    if got != sha {
+                        rep.problems
+                            .push(format!("source {sha}: stored bytes hash to {got}"));
+                    }
+                }
+                Err(err) => rep
+                    .problems
+                    .push(format!("source {sha}: cannot decompress: {err}")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Captions no variant belongs to.
+    fn check_orphan_captions(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let orphans: i64 = c
+            .query_row(
+                "SELECT count(*) FROM caption c WHERE NOT EXISTS (SELECT 1 FROM variant v WHERE v.caption_id = c.id)",
+                params![],
+                |r| r.get(0),
+            )
+            .map_err(self.db_err())?;
+        if orphans > 0 {
+            rep.problems
+                .push(format!("{orphans} captions have no variant"));
+        }
+        Ok(())
+    }
+
+    /// Each caption's id and the last batch that changed it, and the last batch.
+    fn caption_batches(&self, c: &Connection) -> Result<(Vec<(u64, i64)>, i64)> {
+        let mut stmt = c
+            .prepare("SELECT id, seq FROM caption")
+            .map_err(self.db_err())?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)?))
+            })
+            .map_err(self.db_err())?
+            .collect::<rusqlite::Result<Vec<(u64, i64)>>>()
+            .map_err(self.db_err())?;
+        let last: i64 = c
+            .query_row("SELECT coalesce(max(seq), 0) FROM batch", [], |r| r.get(0))
+            .map_err(self.db_err())?;
+        Ok((rows, last))
     }
 }
 

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use rustc_hash::FxHashMap;
 use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::fastfield::FacetReader;
 use tantivy::index::SegmentId;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
@@ -85,6 +86,110 @@ fn count_row<T: Copy + Into<u32>>(row: Option<&[T]>, counts: &mut [u64]) {
 /// quarter in unit tests, so that their small segments overflow too).
 const OVERFLOW_SHARE: usize = if cfg!(test) { 4 } else { 100 };
 
+/// Numbers the values of facet `i` (appending new ones to `names`) and returns the
+/// number of each term ordinal.
+fn number_facet_values(
+    reader: &FacetReader,
+    i: usize,
+    names: &mut Vec<(u8, String)>,
+) -> tantivy::Result<Vec<u32>> {
+    // Term ordinal -> number. Facets are sorted, so the facets sharing a
+    // first level (places) are neighbours.
+    let first = names.len();
+    let mut number_of: Vec<u32> = Vec::with_capacity(reader.num_facets());
+    let mut stream = reader.facet_dict().stream()?;
+    while stream.advance() {
+        // An encoded facet's levels are separated by a zero byte.
+        let mut levels = stream.key().split(|&b| b == 0);
+        let level = if i == PLACE {
+            levels.next()
+        } else {
+            levels.next_back()
+        };
+        let name = String::from_utf8_lossy(level.unwrap_or_default());
+        let same = i == PLACE
+            && names.len() > first
+            && names
+                .last()
+                .is_some_and(|(_, n)| n.as_str() == name.as_ref());
+        if !same {
+            names.push((i as u8, name.into_owned()));
+        }
+        number_of.push((names.len() - 1) as u32);
+    }
+    Ok(number_of)
+}
+
+/// Offsets and numbers of each document's values of one facet, distinct.
+fn doc_numbers(reader: &FacetReader, number_of: &[u32], max_doc: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = Vec::with_capacity(max_doc + 1);
+    let mut values = Vec::new();
+    let mut doc_values: Vec<u32> = Vec::new();
+    offsets.push(0u32);
+    for doc in 0..max_doc as DocId {
+        doc_values.clear();
+        doc_values.extend(
+            reader
+                .facet_ords(doc)
+                .filter_map(|o| number_of.get(o as usize).copied()),
+        );
+        doc_values.sort_unstable();
+        doc_values.dedup();
+        values.extend_from_slice(&doc_values);
+        offsets.push(values.len() as u32);
+    }
+    (offsets, values)
+}
+
+/// The narrowest row that holds all values of all but 1% of the documents.
+fn row_width(per_field: &[(Vec<u32>, Vec<u32>)], max_doc: usize) -> usize {
+    let len = |doc: usize| -> usize {
+        per_field
+            .iter()
+            .map(|(o, _)| (o[doc + 1] - o[doc]) as usize)
+            .sum()
+    };
+    let mut by_len: Vec<usize> = Vec::new();
+    for doc in 0..max_doc {
+        let n = len(doc);
+        if by_len.len() <= n {
+            by_len.resize(n + 1, 0);
+        }
+        by_len[n] += 1;
+    }
+    let mut width = by_len.len().saturating_sub(1);
+    let mut over = 0;
+    while width > 0 && (over + by_len[width]) * OVERFLOW_SHARE <= max_doc {
+        over += by_len[width];
+        width -= 1;
+    }
+    width
+}
+
+/// Lays each document's numbers out in rows of `width`, the rest in the overflow.
+fn fill_rows(
+    per_field: &[(Vec<u32>, Vec<u32>)],
+    max_doc: usize,
+    width: usize,
+) -> (Vec<u32>, FxHashMap<DocId, Vec<u32>>) {
+    let mut wide = vec![NONE; max_doc * width];
+    let mut overflow: FxHashMap<DocId, Vec<u32>> = FxHashMap::default();
+    for doc in 0..max_doc {
+        let mut k = 0;
+        for (o, v) in per_field {
+            for &n in &v[o[doc] as usize..o[doc + 1] as usize] {
+                if k < width {
+                    wide[doc * width + k] = n;
+                    k += 1;
+                } else {
+                    overflow.entry(doc as DocId).or_default().push(n);
+                }
+            }
+        }
+    }
+    (wide, overflow)
+}
+
 impl FacetRows {
     fn build(seg: &SegmentReader) -> tantivy::Result<Self> {
         let max_doc = seg.max_doc() as usize;
@@ -93,84 +198,11 @@ impl FacetRows {
         let mut per_field: Vec<(Vec<u32>, Vec<u32>)> = Vec::with_capacity(FACET_FIELDS.len());
         for (i, field) in FACET_FIELDS.iter().enumerate() {
             let reader = seg.facet_reader(field)?;
-            // Term ordinal -> number. Facets are sorted, so the facets sharing a
-            // first level (places) are neighbours.
-            let first = names.len();
-            let mut number_of: Vec<u32> = Vec::with_capacity(reader.num_facets());
-            let mut stream = reader.facet_dict().stream()?;
-            while stream.advance() {
-                // An encoded facet's levels are separated by a zero byte.
-                let mut levels = stream.key().split(|&b| b == 0);
-                let level = if i == PLACE {
-                    levels.next()
-                } else {
-                    levels.next_back()
-                };
-                let name = String::from_utf8_lossy(level.unwrap_or_default());
-                let same = i == PLACE
-                    && names.len() > first
-                    && names
-                        .last()
-                        .is_some_and(|(_, n)| n.as_str() == name.as_ref());
-                if !same {
-                    names.push((i as u8, name.into_owned()));
-                }
-                number_of.push((names.len() - 1) as u32);
-            }
-            let mut offsets = Vec::with_capacity(max_doc + 1);
-            let mut values = Vec::new();
-            let mut doc_values: Vec<u32> = Vec::new();
-            offsets.push(0u32);
-            for doc in 0..max_doc as DocId {
-                doc_values.clear();
-                doc_values.extend(
-                    reader
-                        .facet_ords(doc)
-                        .filter_map(|o| number_of.get(o as usize).copied()),
-                );
-                doc_values.sort_unstable();
-                doc_values.dedup();
-                values.extend_from_slice(&doc_values);
-                offsets.push(values.len() as u32);
-            }
-            per_field.push((offsets, values));
+            let number_of = number_facet_values(&reader, i, &mut names)?;
+            per_field.push(doc_numbers(&reader, &number_of, max_doc));
         }
-        let len = |doc: usize| -> usize {
-            per_field
-                .iter()
-                .map(|(o, _)| (o[doc + 1] - o[doc]) as usize)
-                .sum()
-        };
-        // The narrowest row that holds all values of all but 1% of the documents.
-        let mut by_len: Vec<usize> = Vec::new();
-        for doc in 0..max_doc {
-            let n = len(doc);
-            if by_len.len() <= n {
-                by_len.resize(n + 1, 0);
-            }
-            by_len[n] += 1;
-        }
-        let mut width = by_len.len().saturating_sub(1);
-        let mut over = 0;
-        while width > 0 && (over + by_len[width]) * OVERFLOW_SHARE <= max_doc {
-            over += by_len[width];
-            width -= 1;
-        }
-        let mut wide = vec![NONE; max_doc * width];
-        let mut overflow: FxHashMap<DocId, Vec<u32>> = FxHashMap::default();
-        for doc in 0..max_doc {
-            let mut k = 0;
-            for (o, v) in &per_field {
-                for &n in &v[o[doc] as usize..o[doc + 1] as usize] {
-                    if k < width {
-                        wide[doc * width + k] = n;
-                        k += 1;
-                    } else {
-                        overflow.entry(doc as DocId).or_default().push(n);
-                    }
-                }
-            }
-        }
+        let width = row_width(&per_field, max_doc);
+        let (wide, overflow) = fill_rows(&per_field, max_doc, width);
         let rows = if names.len() < BYTE_VALUES {
             Rows::Byte(wide.iter().map(|&n| n as u8).collect())
         } else if names.len() < NARROW_VALUES {

@@ -302,7 +302,33 @@ impl Reader {
 
     fn start_element(&mut self, name: &[u8], a: &Attrs) -> Result<(), GiveUp> {
         let caption_class = a.get(CLASS).is_some_and(names_caption);
-        // Where the tree would not follow the tokens.
+        self.check_followed(name, a, caption_class)?;
+        let gathers = self.take_captions(name, a, caption_class);
+        if gathers {
+            // An element with no end tag has no text (a `br`'s space is cleaned away).
+            if !is_void(name) {
+                self.gathering.push(self.pieces.len());
+            }
+            self.pieces.push(Piece::Text(String::new()));
+        }
+        if matches!(name, b"br" | b"p" | b"div" | b"li") {
+            self.text(" ");
+        }
+        if is_void(name) {
+            return Ok(());
+        }
+        self.open(name, a, caption_class, gathers);
+        Ok(())
+    }
+
+    /// Gives up where the tree would not follow the tokens (an element the parser
+    /// would move, repair or merge).
+    fn check_followed(
+        &mut self,
+        name: &[u8],
+        a: &Attrs,
+        caption_class: bool,
+    ) -> Result<(), GiveUp> {
         if not_followed(name) || self.stack.len() >= MAX_OPEN {
             return Err(GiveUp);
         }
@@ -336,7 +362,12 @@ impl Reader {
             }
             self.roots[r] = true;
         }
+        Ok(())
+    }
 
+    /// Takes the captions a start tag carries in its attributes; returns whether the
+    /// element's text is a caption to gather.
+    fn take_captions(&mut self, name: &[u8], a: &Attrs, caption_class: bool) -> bool {
         let mut gathers = false;
         match name {
             b"meta" => {
@@ -362,19 +393,11 @@ impl Reader {
                 }
             }
         }
-        if gathers {
-            // An element with no end tag has no text (a `br`'s space is cleaned away).
-            if !is_void(name) {
-                self.gathering.push(self.pieces.len());
-            }
-            self.pieces.push(Piece::Text(String::new()));
-        }
-        if matches!(name, b"br" | b"p" | b"div" | b"li") {
-            self.text(" ");
-        }
-        if is_void(name) {
-            return Ok(());
-        }
+        gathers
+    }
+
+    /// Pushes an element that has an end tag onto the open stack.
+    fn open(&mut self, name: &[u8], a: &Attrs, caption_class: bool, gathers: bool) {
         let open = Open {
             name_at: self.names.len(),
             boiler: matches!(name, b"nav" | b"footer" | b"header")
@@ -389,7 +412,6 @@ impl Reader {
         self.paragraphs += usize::from(name == b"p");
         self.links += usize::from(name == b"a");
         self.stack.push(open);
-        Ok(())
     }
 
     fn end(&mut self, name: &[u8]) -> Result<(), GiveUp> {
