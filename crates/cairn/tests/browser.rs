@@ -161,6 +161,14 @@ async fn search_facet_timeline_map_caption_in_chromium() {
             .assert()
             .success();
     }
+    // A French caption of Aleppo, for a search by the place's name in another language.
+    cairn(&data)
+        .args(["ingest", "-"])
+        .write_stdin(
+            "Des enfants jouent devant une école détruite à Alep, en Syrie, le 24 novembre 2016. AFP PHOTO / SAMI KATEB\n",
+        )
+        .assert()
+        .success();
     // An Arabic caption, to be read right to left.
     cairn(&data)
         .args(["ingest", "-"])
@@ -380,6 +388,7 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     steps::caption_page_keeps_the_search(&c, &base).await;
     steps::variants_are_diffed(&c, &base).await;
     steps::arabic_reads_right_to_left(&c, &base).await;
+    steps::places_by_any_name(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
     steps::phone_filters_button(&c, &base).await;
 

@@ -477,6 +477,54 @@ pub async fn arabic_reads_right_to_left(c: &Client, base: &str) {
     shot(c, "18-arabic-caption-1400").await;
 }
 
+/// The captions a search page lists, with up to 100 on the page.
+async fn listed(c: &Client, base: &str, q: &str) -> Vec<String> {
+    let url =
+        url::Url::parse_with_params(&format!("{base}/"), &[("q", q), ("limit", "100")]).unwrap();
+    c.goto(url.as_str()).await.unwrap();
+    let texts = js(
+        c,
+        "return Array.from(document.querySelectorAll('li.hit p.text')).map(p => p.textContent);",
+    )
+    .await;
+    texts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_str().map(String::from))
+        .collect()
+}
+
+/// A place is found by any of its names: `Alep` lists the English, French and Arabic
+/// captions of Aleppo, and `Dūmā`, `Duma` and `Douma` the same captions.
+pub async fn places_by_any_name(c: &Client, base: &str) {
+    for q in ["Alep", "حلب", "Aleppo"] {
+        let texts = listed(c, base, q).await;
+        assert!(
+            texts.iter().any(|t| t.contains("Aleppo")),
+            "{q}: no English caption of Aleppo"
+        );
+        assert!(
+            texts.iter().any(|t| t.contains("à Alep,")),
+            "{q}: no French caption of Aleppo"
+        );
+        assert!(
+            texts.iter().any(|t| t.contains("في حلب")),
+            "{q}: no Arabic caption of Aleppo"
+        );
+    }
+    shot(c, "25-alep-1400").await;
+    let douma = listed(c, base, "Douma").await;
+    assert!(!douma.is_empty());
+    for q in ["Dūmā", "Duma"] {
+        let mut got = listed(c, base, q).await;
+        let mut want = douma.clone();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{q} finds what Douma finds");
+    }
+}
+
 /// A 400 px screen: a "Filters" button opens the facets, and nothing scrolls sideways.
 pub async fn phone_filters_button(c: &Client, base: &str) {
     c.set_window_size(400, 860).await.unwrap();
