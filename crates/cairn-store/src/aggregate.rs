@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::days::epoch_date;
-use crate::read::{Bucket, FacetCount, Facets, GeoCell, GeoGrid, Histogram};
+use crate::views::{Bucket, FacetCount, Facets, GeoCell, GeoGrid, Histogram};
 
 /// The most cells one answer carries (the busiest ones).
 const MAX_CELLS: usize = 10_000;

@@ -24,6 +24,7 @@ pub use sort::UnknownSort;
 mod stop;
 mod table;
 mod translations;
+mod views;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -33,13 +34,12 @@ use std::time::Duration;
 pub use check::CheckReport;
 pub use codec::{PackedRecord, RecordPacker};
 pub use query::MAX_QUERY_DEPTH;
-pub use read::{
+pub use stop::Stop;
+pub use views::{
     Bucket, CaptionView, ExportedCaption, FacetCount, Facets, Filters, GeoCell, GeoGrid, Histogram,
     Hit, OccurrenceView, SearchRequest, SearchResults, Sort, SourceRef, SourceView, Stats,
-    VariantView,
+    TranslationRef, VariantView,
 };
-pub use stop::Stop;
-pub use translations::TranslationRef;
 pub use write::{
     ArchiveWriter, BatchSummary, Clusterer, ExactOnly, NewOccurrence, NewSource, StoredSource,
     Write, pack,

@@ -8,7 +8,7 @@
 //! part (facets, dates, positions) is built the first time a search needs it.
 //! Memory per document: 1 byte per facet value (2 past 254 distinct values in a
 //! segment, 4 past 65,534), 4
-//! for the date, 16 for the position (about 36 MB for a million captions).
+//! for the date, 16 for the position.
 
 use std::sync::{Arc, Mutex};
 
@@ -20,7 +20,7 @@ use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use crate::aggregate::Counts;
 
-/// The facet fields counted by a search, in the order of [`crate::read::Facets`]:
+/// The facet fields counted by a search, in the order of [`crate::views::Facets`]:
 /// agency, photographer, country, event type, year, the top level of places, and
 /// language.
 pub(crate) const FACET_FIELDS: [&str; 7] = [
@@ -491,7 +491,7 @@ mod tests {
     use tantivy::schema::Facet;
 
     use crate::index::{IndexDoc, SearchIndex};
-    use crate::read::{FacetCount, Filters, SearchRequest, Sort};
+    use crate::views::{FacetCount, Filters, SearchRequest, Sort};
 
     const AGENCIES: [&str; 4] = ["AFP", "Reuters", "AP", "Getty Images"];
     const PEOPLE: [&str; 3] = ["Omar Sanadiki", "Lina Sabbagh", "Ann Lee"];

@@ -4,25 +4,13 @@
 //! records agree; a translation ingested later is linked without rewriting anything.
 
 use cairn_model::{Precision, Record};
-use serde::Serialize;
 
-use crate::read::{Filters, SearchRequest};
+use crate::views::{Filters, SearchRequest, TranslationRef};
 use crate::{Archive, Result};
 
 /// Captions of one credit and day looked at for translations; a photographer files
 /// fewer pictures than this in a day.
 const CANDIDATES: usize = 200;
-
-/// A caption of the same photograph in another language.
-#[derive(Debug, Clone, Serialize)]
-pub struct TranslationRef {
-    /// Its caption id.
-    pub id: i64,
-    /// Its language (ISO 639-1).
-    pub lang: Option<String>,
-    /// Its canonical text.
-    pub text: String,
-}
 
 impl Archive {
     /// The translations of caption `id`, whose canonical record is `record`.

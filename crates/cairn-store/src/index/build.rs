@@ -16,7 +16,7 @@ use tantivy::schema::{Facet, Field, IndexRecordOption};
 
 use super::SearchIndex;
 use super::schema::parse_bound;
-use crate::read::Filters;
+use crate::views::Filters;
 use crate::{Error, Result};
 
 /// The most places one name of a query stands for (a name many villages share).

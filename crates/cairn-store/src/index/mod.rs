@@ -28,9 +28,9 @@ use schema::{LANGS, SCHEMA_VERSION, schema};
 
 use crate::aggregate::{cell_degrees, most_frequent_first};
 use crate::directory::IndexDirectory;
-use crate::read::{FacetCount, Facets, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::stop::{Stop, Stoppable};
 use crate::table::{Tables, Tally};
+use crate::views::{FacetCount, Facets, GeoGrid, Histogram, SearchRequest, Sort};
 use crate::{Error, Result};
 
 /// The children of `parent` with their counts, most frequent first, then by value.
@@ -112,8 +112,8 @@ pub(crate) const BACKGROUND_MERGE_MAX_DOCS: usize = 65_536;
 /// segments of about the same size at a time), but only of segments of at most
 /// [`BACKGROUND_MERGE_MAX_DOCS`] documents. A merge maps its segments' files and reads
 /// them through, so they count in the process's resident memory while it runs: with no
-/// bound, a merge late in a million-page ingest mapped about 200 MB of segments on top of
-/// the batches' memory (and merged the same documents again, for a segment that the
+/// bound, a merge late in a large ingest maps its biggest segments on top of the
+/// batches' memory (and merges the same documents again, for a segment that the
 /// compaction at the end merges once more anyway).
 pub(crate) fn background_merge_policy() -> tantivy::indexer::LogMergePolicy {
     let mut p = tantivy::indexer::LogMergePolicy::default();
