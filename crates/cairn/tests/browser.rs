@@ -161,11 +161,12 @@ async fn search_facet_timeline_map_caption_in_chromium() {
             .assert()
             .success();
     }
-    // A French caption of Aleppo, for a search by the place's name in another language.
+    // A French caption of Aleppo and its English translation: a search by the place's
+    // name in another language, and translations shown together.
     cairn(&data)
         .args(["ingest", "-"])
         .write_stdin(
-            "Des enfants jouent devant une école détruite à Alep, en Syrie, le 24 novembre 2016. AFP PHOTO / SAMI KATEB\n",
+            "Le directeur, Omar Haddad, montre l'école Al-Amal, détruite à Alep, en Syrie, le 24 novembre 2016. AFP PHOTO / SAMI KATEB\n\nThe headmaster, Omar Haddad, shows the Al-Amal school, destroyed in Aleppo, Syria, on November 24, 2016. (Photo by Sami Kateb / AFP)\n",
         )
         .assert()
         .success();

@@ -116,6 +116,18 @@ pub(crate) fn caption_page(
             p.text.big dir="auto" { (highlighted(&c.text, c.record.as_ref(), &query_terms(back.get("q").unwrap_or("")))) }
             (super::text::legend())
             (record_table(c, country))
+            @if !c.translations.is_empty() {
+                h2 { "The same photograph in other languages" }
+                ul.translations {
+                    @for t in &c.translations {
+                        li {
+                            a href=(format!("/captions/{}{}", t.id, back.query_string())) { "#" (t.id) }
+                            @if let Some(l) = &t.lang { " " span.lang { (l) } }
+                            " " span.text dir="auto" { (t.text) }
+                        }
+                    }
+                }
+            }
             h2 { (plural(c.variants.len() as u64, "variant")) " of the text" }
             @if c.variants.len() > 1 {
                 p.muted { "Each variant is set against the canonical text (the first): " ins { "words only in the variant" } ", " del { "words only in the canonical text" } "." }

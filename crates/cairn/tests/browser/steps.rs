@@ -514,6 +514,29 @@ pub async fn places_by_any_name(c: &Client, base: &str) {
         );
     }
     shot(c, "25-alep-1400").await;
+    // The French caption's page lists its English translation, and the link leads there.
+    c.find(Locator::XPath(
+        "//li[contains(@class,'hit')][.//p[contains(@class,'text')][contains(., 'Al-Amal, détruite')]]//div[contains(@class,'prov')]//a",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    let shown = text_of(c, "ul.translations").await;
+    assert!(
+        shown.contains("The headmaster, Omar Haddad, shows the Al-Amal school"),
+        "{shown}"
+    );
+    shot(c, "26-translations-1400").await;
+    c.find(Locator::Css("ul.translations a"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let big = text_of(c, "p.text.big").await;
+    assert!(big.starts_with("The headmaster"), "{big}");
     let douma = listed(c, base, "Douma").await;
     assert!(!douma.is_empty());
     for q in ["Dūmā", "Duma"] {
