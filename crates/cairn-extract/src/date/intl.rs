@@ -201,6 +201,14 @@ const MONTH_WORDS: &[(&str, u8)] = &[
     ("dez.", DE),
 ];
 
+/// Whether a lower-case word is a French, Spanish or German month's full name (or one
+/// of its unaccented spellings), as place reading needs to tell a closing dateline.
+pub fn is_month_word(word: &str) -> bool {
+    MONTH_WORDS
+        .iter()
+        .any(|(w, _)| !w.ends_with('.') && *w == word)
+}
+
 static MONTH_SCAN: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder()
         .match_kind(aho_corasick::MatchKind::LeftmostLongest)

@@ -3,6 +3,8 @@
 mod english;
 mod intl;
 
+pub(crate) use intl::is_month_word;
+
 use std::sync::LazyLock;
 
 use cairn_model::{DateValue, Precision, Span};

@@ -163,53 +163,6 @@ pub(super) fn kind_role(outer: Role) -> Role {
     }
 }
 
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "januar",
-    "jänner",
-    "februar",
-    "märz",
-    "mai",
-    "juni",
-    "juli",
-    "oktober",
-    "dezember",
-    "janvier",
-    "février",
-    "mars",
-    "avril",
-    "juin",
-    "juillet",
-    "août",
-    "septembre",
-    "octobre",
-    "novembre",
-    "décembre",
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-];
-
 /// Whether the name at `span` opens a sentence that is only a place and a date (`...
 /// zurückgezogen. Kiew, 25. Februar.`): the dateline German and other desks close with.
 pub(super) fn is_closing_dateline(text: &str, span: Span) -> bool {
@@ -231,7 +184,7 @@ pub(super) fn is_closing_dateline(text: &str, span: Span) -> bool {
         .take_while(|c| c.is_alphabetic())
         .flat_map(char::to_lowercase)
         .collect();
-    MONTHS.contains(&month.as_str())
+    super::runs::MONTHS.contains(&month.as_str()) || crate::date::is_month_word(&month)
 }
 
 /// The places of a name the gazetteer knows only in another form: Arabic with letters
