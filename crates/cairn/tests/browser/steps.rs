@@ -40,6 +40,22 @@ async fn api_place_names(c: &Client, base: &str, query: &str) -> Vec<String> {
     out
 }
 
+/// Every map point's tap target is at least 24 px across, big enough for a finger.
+async fn assert_points_tap_sized(c: &Client, what: &str) {
+    for tap in c
+        .find_all(Locator::Css("svg.world a.tap circle"))
+        .await
+        .unwrap()
+    {
+        let size = tap.rectangle().await.unwrap();
+        assert!(
+            size.2 >= 24.0,
+            "{what}: a point is {}px across, too small to tap",
+            size.2
+        );
+    }
+}
+
 /// The largest map point no other point covers where a click lands.
 pub async fn free_point(c: &Client) -> fantoccini::elements::Element {
     let free = js(
@@ -308,18 +324,7 @@ pub async fn map_labels_points_and_zoom(c: &Client, base: &str) {
             "the point {lat},{lon} lies outside its captions' box {bbox:?}"
         );
     }
-    for tap in c
-        .find_all(Locator::Css("svg.world a.tap circle"))
-        .await
-        .unwrap()
-    {
-        let size = tap.rectangle().await.unwrap();
-        assert!(
-            size.2 >= 24.0,
-            "a point is {}px across, too small to tap",
-            size.2
-        );
-    }
+    assert_points_tap_sized(c, "the map").await;
     let start = attr(c, "svg.world", "viewBox").await.unwrap();
     c.find(Locator::Css(".map-tools button[data-zoom=in]"))
         .await
@@ -559,18 +564,7 @@ pub async fn phone_filters_button(c: &Client, base: &str) {
             serde_json::json!(true),
             "{path} scrolls sideways"
         );
-        for tap in c
-            .find_all(Locator::Css("svg.world a.tap circle"))
-            .await
-            .unwrap()
-        {
-            let size = tap.rectangle().await.unwrap();
-            assert!(
-                size.2 >= 24.0,
-                "{path}: a point is {}px across on a phone",
-                size.2
-            );
-        }
+        assert_points_tap_sized(c, path).await;
         shot(c, name).await;
     }
     let facets = c.find(Locator::Css("aside.facets")).await.unwrap();
