@@ -256,6 +256,21 @@ async fn a_caption_page_keeps_the_search_and_links_its_fields() {
         "the country by name"
     );
     assert!(html.contains(r#"dir="auto""#));
+    // The place's evidence and how sure the extractor is, as the record holds them.
+    let location = cairn_extract::Extractor::bundled()
+        .extract(TEXTS[0])
+        .location
+        .expect("a located caption");
+    let reason = location.reason.expect("a reason");
+    assert!(
+        html.contains(&format!("from “<span dir=\"auto\">{reason}</span>”")),
+        "{html}"
+    );
+    let sure = location.confidence.expect("a confidence").as_str();
+    assert!(
+        html.contains(&format!(r#"class="confidence {sure}">{sure} confidence"#)),
+        "{html}"
+    );
 }
 
 /// One archive for every case of the property.

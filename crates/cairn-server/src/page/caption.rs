@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use cairn_model::Span;
+use cairn_model::{Place, Span};
 use cairn_store::{Archive, CaptionView, SourceView};
 use maud::{Markup, PreEscaped, html};
 
@@ -21,6 +21,23 @@ fn toll(low: u32, high: Option<u32>) -> String {
     match high {
         Some(h) if h != low => format!("{low}–{h}"),
         _ => low.to_string(),
+    }
+}
+
+/// Why the extractor took this place as the scene, and how sure it is: a reader checks
+/// a low-confidence place before citing it.
+fn place_evidence(l: &Place) -> Markup {
+    html! {
+        @if l.reason.is_some() || l.confidence.is_some() {
+            br;
+            span.why {
+                @if let Some(reason) = &l.reason { "from “" span dir="auto" { (reason) } "”" }
+                @if let Some(c) = l.confidence {
+                    @if l.reason.is_some() { " · " }
+                    span class=(format!("confidence {}", c.as_str())) { (c.as_str()) " confidence" }
+                }
+            }
+        }
     }
 }
 
@@ -53,6 +70,7 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
                     @if let Some(a) = &l.admin1 { ", " (a) }
                     @if let Some(cc) = &l.country { ", " (search_link("country", cc, country.unwrap_or(cc))) }
                     span.muted { " (" (l.kind.as_str()) ", " (format!("{:.4}, {:.4}", l.lat, l.lon)) ")" }
+                    (place_evidence(l))
                 }))
             }
             @if !r.places.is_empty() {
