@@ -72,6 +72,11 @@ fn pieces(s: &str) -> Vec<(Sep, usize, usize)> {
             ' ' if b.len() > i + 5 && b[i + 1..i + 5].eq_ignore_ascii_case(b"via ") => {
                 Some((Sep::Via, 5))
             }
+            ' ' if b.len() > i + 16
+                && b[i + 1..i + 16].eq_ignore_ascii_case(b"distributed by ") =>
+            {
+                Some((Sep::Via, 16))
+            }
             _ => None,
         };
         if let Some((kind, len)) = found {
@@ -181,8 +186,10 @@ fn short_ok(p: &str) -> bool {
 /// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.
 fn mixed_caps(p: &str) -> bool {
     let w: Vec<&str> = p.split_whitespace().collect();
+    // (Initials, `J.B. Forbes`, are a person's.)
     w.len() >= 2
         && words::all_caps(w[0])
+        && w[0].chars().all(char::is_alphabetic)
         && w[0].chars().count() <= 4
         && w.iter().any(|x| !words::all_caps(x))
         && words::title_run(p)
@@ -213,6 +220,13 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
         }
     }
     if let Some((j, o)) = words::org_starting_at(p, &w, 0) {
+        // `AP stringer`, `Reuters staff`: the body and how the picture came.
+        if let Some(r) = words::role(&p[w.get(j)?.0..]) {
+            return Some(vec![
+                Item::Org(o.name.to_string(), Some(o.kind)),
+                Item::Role(r),
+            ]);
+        }
         let name = &p[w.get(j)?.0..];
         if words::person_like(name) {
             return Some(vec![
@@ -240,7 +254,10 @@ fn tail_of(p: &str) -> Option<(usize, Vec<Item>)> {
         // An agency named last in a sentence (`a spokesman told Reuters`) is the story's
         // unless written as a credit: in capitals, or after a date.
         let written = &p[spans[i].0..];
-        let after_date = i > 0 && w[i - 1].ends_with(|c: char| c.is_ascii_digit());
+        let after_date = i > 0
+            && w[i - 1]
+                .trim_end_matches([',', '.'])
+                .ends_with(|c: char| c.is_ascii_digit());
         return (words::all_caps(written) || after_date || i == 0).then(|| (spans[i].0, vec![org]));
     }
     let k = words::name_ending_at(&w, n, false)?;
@@ -323,6 +340,20 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         }
         // Before the caption, the last piece runs on into the caption's first words.
         let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
+        // So does a piece after a slash that a comma ends when more words follow its
+        // organisation or name (`Name/AFP/Getty Images Baghdad, IRAQ: ...`).
+        if mode == Mode::Lead
+            && !runs_on
+            && sep == Sep::Slash
+            && joined.get(idx + 1).is_some_and(|x| x.0 == Sep::Comma)
+        {
+            if let Some((off, list)) = lead_of(piece).filter(|(off, _)| *off < piece.len()) {
+                start = start.min(a);
+                end = a + off;
+                items.extend(list.into_iter().map(|it| (sep, it)));
+                break;
+            }
+        }
         // Outside brackets or markers, an uncased first piece may be caption words as
         // well as a name: it is taken for caption words.
         let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
@@ -345,12 +376,24 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
             }
             None if mode == Mode::Lead => {
                 if let Some((off, list)) = lead_of(piece) {
+                    start = start.min(a);
                     end = a + off;
                     items.extend(list.into_iter().map(|it| (sep, it)));
-                } else {
+                } else if let Some(e) = cut_run_on_name(s, &mut items, end) {
                     // The caption began inside the previous piece (`UNHCR/M Name For
                     // Safiah, life has...`): its name is cut as a name before a caption.
-                    end = cut_run_on_name(s, &mut items, end)?;
+                    end = e;
+                } else {
+                    // The caption began inside the first piece (`Bild: AFP Zerstörung,
+                    // Angst ...`): only its opening words are credit.
+                    if idx != 1 {
+                        return None;
+                    }
+                    let (a0, e0) = trim_range(s, joined[0].1, joined[0].2);
+                    let (off, list) = lead_of(&s[a0..e0]).filter(|(off, _)| a0 + off < e0)?;
+                    items = list.into_iter().map(|it| (Sep::Start, it)).collect();
+                    start = a0;
+                    end = a0 + off;
                 }
                 break;
             }
@@ -368,7 +411,13 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
             let before_known = items[..pos]
                 .iter()
                 .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
-            if !before_known {
+            // A sentence that is all credit (`Name, Denver Post - 2009`) may open with
+            // the name, when a body the table knows follows the comma.
+            let whole = s[..start.min(s.len())].trim().is_empty()
+                && items[pos..]
+                    .iter()
+                    .any(|(_, it)| matches!(it, Item::Org(_, Some(_))));
+            if !before_known && !whole {
                 return None;
             }
         }
@@ -409,6 +458,23 @@ fn settle(
     }
 }
 
+/// People are credited by full name: a one-word piece after a slash that follows a full
+/// name is a body the table lacks (`Name Roe/ImagesLive/Alamy`).
+fn bodies_beside_names(mut items: Vec<(Sep, Item)>) -> Vec<(Sep, Item)> {
+    let mut named = false;
+    for (sep, it) in &mut items {
+        if let Item::Person(p) = it {
+            let one_word = !p.trim().contains(' ') && !p.starts_with('@');
+            if named && one_word && *sep == Sep::Slash {
+                *it = Item::Org(p.trim().to_string(), None);
+            } else if !one_word {
+                named = true;
+            }
+        }
+    }
+    items
+}
+
 fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
     let mut out = Parsed {
         start,
@@ -425,7 +491,7 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
         }
     };
     out.pieces = items.len();
-    for (sep, it) in items {
+    for (sep, it) in bodies_beside_names(items) {
         if sep == Sep::Via {
             after_via = true;
         }

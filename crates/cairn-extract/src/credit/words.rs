@@ -281,10 +281,14 @@ pub fn word_spans(s: &str) -> Vec<(usize, usize)> {
 
 /// The longest run of words ending at word `end` (exclusive) that the table knows.
 pub fn org_ending_at(s: &str, w: &[(usize, usize)], end: usize) -> Option<(usize, &'static Org)> {
-    (end.saturating_sub(5)..end).find_map(|i| {
-        let text = &s[w[i].0..w[end - 1].1];
-        exact_case_org(text).map(|o| (i, o))
-    })
+    // (A run opening on a number is a date's year before the name, `2023 Pulse Nigeria`,
+    // not the name's own copyright year.)
+    (end.saturating_sub(5)..end)
+        .filter(|&i| !s[w[i].0..].starts_with(|c: char| c.is_ascii_digit()))
+        .find_map(|i| {
+            let text = &s[w[i].0..w[end - 1].1];
+            exact_case_org(text).map(|o| (i, o))
+        })
 }
 
 /// The longest run of words from word `start` that the table knows; returns its end.

@@ -286,6 +286,10 @@ mod tests {
         );
         assert_eq!(value("A market in Sanaa, Nov.15, 2016."), day("2016-11-15"));
         assert_eq!(
+            value("A boy at the door. (Ann Kell, The Daily Item - May 15,2013)"),
+            day("2013-05-15")
+        );
+        assert_eq!(
             value("KHARKIV, UKRAINE - MAY 9: Women lay flowers on May 9, 2022 in Kharkiv."),
             day("2022-05-09")
         );
