@@ -119,22 +119,34 @@ static CLAUSE_CUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:since|depuis|desde|seit|منذ)\b|\b(?:ago|until|till|born|anniversary\s+of(?:\s+\w+){0,4})\s+(?:in\s+|on\s+)?$|\b(?:who|which|that)\s+(?:(?:was|were|had|has|have|been|is|are)\s+){0,2}\w+(?:\s+\w+)?\s+(?:in|on)\s+$").unwrap()
 });
 
-/// Whether the clause leading to `d` in sentence `s` marks it as another event's date.
-fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
+/// The clause of sentence `s` that leads to `d`.
+fn clause_before<'a>(text: &'a str, s: Span, d: &DateValue) -> &'a str {
     let before = &text[s.start..d.span.start];
     let clause = before.rfind([',', ';', '(', '|', '—']).map_or(before, |p| {
         let mark = before[p..].chars().next().map_or(1, char::len_utf8);
         &before[p + mark..]
     });
     // "who was rescued in March 2017": the relative clause may hold a comma-free run.
-    let clause = if clause.trim().is_empty() {
+    if clause.trim().is_empty() {
         before
     } else {
         clause
-    };
-    // "A picture released by the agency (SANA) on ...": the release, not the scene.
-    CLAUSE_CUE.is_match(clause) || RELEASED.is_match(before)
+    }
 }
+
+/// Whether the clause leading to `d` in sentence `s` marks it as another event's date.
+fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
+    let before = &text[s.start..d.span.start];
+    // "A picture released by the agency (SANA) on ...": the release, not the scene.
+    CLAUSE_CUE.is_match(clause_before(text, s, d)) || RELEASED.is_match(before)
+}
+
+/// What makes a date give way to another of the same sentence: a clause that leads up to
+/// the scene ("after the storm of March 2, 2018, ..."), or a participle that tells the
+/// subject's past ("A boy rescued on January 4, 2017 plays ... on February 2, 2017").
+static SIDE_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:after|before|following|ahead\s+of|prior\s+to|après|avant|tras|después\s+de|antes\s+de|nach|vor|بعد|قبل)\b|^\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?[a-z]+ed\s+(?:on|in)\s+$").unwrap()
+});
 
 static RELEASED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:released|published|issued|distributed|provided)\s+by\s+[^,;]{0,80}?\s+(?:on|in)\s+$").unwrap()
@@ -178,11 +190,19 @@ pub fn choose(
         }
         is
     };
-    let first = scene
+    let firsts: Vec<&DateValue> = scene
         .iter()
+        .copied()
         .filter(|d| sentence_of(d) == Some(0))
         .filter(|d| !background(d, sentences[0], &NEVER))
-        .min_by_key(|d| d.precision);
+        .collect();
+    // A date in a side clause gives way to another of the sentence, when there is one.
+    let side = |d: &DateValue| SIDE_CUE.is_match(clause_before(text, sentences[0], d));
+    let first = firsts
+        .iter()
+        .filter(|d| !side(d))
+        .min_by_key(|d| d.precision)
+        .or_else(|| firsts.iter().min_by_key(|d| d.precision));
     if let Some(b) = first {
         return Some((*b).clone());
     }
@@ -336,6 +356,37 @@ mod tests {
         assert_eq!(
             value("A man whose house was hit waits in Mosul on June 2, 2017."),
             day("2017-06-02")
+        );
+    }
+
+    #[test]
+    fn the_scene_is_the_later_date_after_a_side_clause() {
+        assert_eq!(
+            value(
+                "After the flood of May 2, 2019, families bail out homes in Beira on May 6, 2019."
+            ),
+            day("2019-05-06")
+        );
+        assert_eq!(
+            value("A girl freed on January 4, 2017 plays at home in Mosul on February 2, 2017."),
+            day("2017-02-02")
+        );
+        // The scene's own date first stays the date.
+        assert_eq!(
+            value("Men sweep glass on March 3, 2018, a day after the raid of March 2, 2018."),
+            day("2018-03-03")
+        );
+        // A side clause's date alone is still the only date given.
+        assert_eq!(
+            value("After the flood of May 2, 2019, families bail out homes in Beira."),
+            day("2019-05-02")
+        );
+        // A Getty dateline, its year at the end of the text.
+        assert_eq!(
+            value(
+                "ODESA, UKRAINE - APRIL 2: A man walks past a burnt bus in Odesa, Ukraine, 2015."
+            ),
+            day("2015-04-02")
         );
     }
 

@@ -258,11 +258,20 @@ pub static SUM: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// "The dead include two men, three women and a child": a list of the dead, summed.
+pub static DEAD_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    let part = format!(r"(?:{EN_NUM}|an?)\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+");
+    Regex::new(&format!(
+        r"(?i)(?-u:\b)(?:the\s+)?(?P<k>dead|victims|wounded|injured)\s+(?:include[sd]?|were|are)\s+(?P<list>(?:{part}(?:\s*,\s*|\s+and\s+|,\s+and\s+))+{part})(?-u:\b)"
+    ))
+    .unwrap()
+});
+
 /// A war's or a country's running total, in any of the five languages.
 pub static BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(?:war|conflict|uprising|revolution)\s+(?:that|which)\s+(?:has|have|had)\b",
-        r"|\bnationwide\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b",
+        r"|\bnationwide\b|\bcountrywide\b|\b(?:across|throughout)\s+the\s+(?:country|nation)\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b",
         r"|\bso\s+far\b|\bin\s+total\b|\bsince\s+it\s+began\b",
         r"|\bsince\s+(?:mid-|early\s+|late\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)\b",
         r"|\bevery\s+(?:day|week|month|year)\b|\bper\s+(?:day|week|month)\b|\ban\s+average\s+of\b",

@@ -110,6 +110,35 @@ fn sums_and_phrasings() {
         cas("A dozen people were wounded."),
         (None, Some((12, Some(12))))
     );
+    // A list of the dead, summed.
+    assert_eq!(
+        cas("Neighbours wait outside. The dead include two men, three women and a child."),
+        (Some((6, Some(6))), None)
+    );
+    assert_eq!(
+        cas("The dead were two police officers and a driver, officials said."),
+        (Some((3, Some(3))), None)
+    );
+    assert_eq!(
+        cas("Two brothers and four cousins were killed in the strike on the farm."),
+        (Some((6, Some(6))), None)
+    );
+}
+
+#[test]
+fn national_totals_are_background() {
+    assert_eq!(
+        cas("A man wades through a street in Sylhet. Across the country, 97 people have died."),
+        (None, None)
+    );
+    assert_eq!(
+        cas("Rescuers dig in Pokhara. Countrywide, the rains have killed 212 people."),
+        (None, None)
+    );
+    assert_eq!(
+        cas("A bus burns in Lahore. Nationwide, 31 people were injured in the protests."),
+        (None, None)
+    );
 }
 
 #[test]
