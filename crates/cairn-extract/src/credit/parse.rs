@@ -96,7 +96,16 @@ fn trim_range(s: &str, a: usize, e: usize) -> (usize, usize) {
     let t = &s[a..e];
     let junk = |c: char| c.is_whitespace() || matches!(c, '.' | ':' | '"' | '“' | '”');
     let l = t.len() - t.trim_start_matches(junk).len();
-    let r = t.trim_end_matches(junk).len();
+    let mut r = t.trim_end_matches(junk).len();
+    // `Name Jr.` keeps its stop.
+    let kept = &t[..r];
+    if t[r..].starts_with('.')
+        && [" Jr", " Sr", " JR", " SR"]
+            .iter()
+            .any(|x| kept.ends_with(x))
+    {
+        r += 1;
+    }
     if l >= r { (a, a) } else { (a + l, a + r) }
 }
 
@@ -458,6 +467,16 @@ fn settle(
     }
 }
 
+/// A name without the full stop that ends its sentence; `Jr.` and `Sr.` keep theirs.
+fn person_name(p: &str) -> String {
+    let p = p.trim();
+    let suffix = [" Jr.", " Sr.", " jr.", " JR.", " SR."];
+    if suffix.iter().any(|s| p.ends_with(s)) {
+        return p.to_string();
+    }
+    p.trim_end_matches('.').to_string()
+}
+
 /// People are credited by full name: a one-word piece after a slash that follows a full
 /// name is a body the table lacks (`Name Roe/ImagesLive/Alamy`).
 fn bodies_beside_names(mut items: Vec<(Sep, Item)>) -> Vec<(Sep, Item)> {
@@ -497,7 +516,7 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
         }
         match it {
             Item::Person(p) => {
-                let p = p.trim().trim_end_matches('.').to_string();
+                let p = person_name(&p);
                 last_after_slash = sep == Sep::Slash && !p.contains(' ');
                 if !out
                     .people

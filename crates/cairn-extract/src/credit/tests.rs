@@ -729,3 +729,19 @@ fn credits_over_two_sentences_or_before_a_dateline() {
         Some("Getty Images"),
     );
 }
+
+#[test]
+fn suffixes_keep_their_stop() {
+    check(
+        "Smoke drifts over the ridge. (Paul Hale Jr., Rocky Mountain News - June 10, 2002)",
+        &["Paul Hale Jr."],
+        Some("Rocky Mountain News"),
+        None,
+    );
+    check(
+        "Smoke drifts over the ridge. (Photo by Paul Hale II.)",
+        &["Paul Hale II"],
+        None,
+        None,
+    );
+}

@@ -208,7 +208,9 @@ pub fn choose(
     }
     for d in &scene {
         let Some(si) = sentence_of(d) else { continue };
-        if si == 0 || background(d, sentences[si], &BACKGROUND_CUE) {
+        // A date alone in brackets at the end (`... ended." (10/01/2016)`) is the
+        // picture's closing note, not a word of the sentence it is glued to.
+        if si == 0 || (!closing_note(text, d) && background(d, sentences[si], &BACKGROUND_CUE)) {
             continue;
         }
         return Some((*d).clone());
@@ -221,6 +223,16 @@ pub fn choose(
         return Some(d.clone());
     }
     None
+}
+
+/// Whether `d` stands alone in the brackets that end the text.
+fn closing_note(text: &str, d: &DateValue) -> bool {
+    let before = text[..d.span.start].trim_end();
+    let after = text[d.span.end..].trim();
+    before.ends_with('(')
+        && after
+            .strip_prefix(')')
+            .is_some_and(|r| r.trim_matches('.').is_empty())
 }
 
 /// A pattern that matches nothing: the opening sentence's dates are judged by their
@@ -375,6 +387,11 @@ mod tests {
         assert_eq!(
             value("Men sweep glass on March 3, 2018, a day after the raid of March 2, 2018."),
             day("2018-03-03")
+        );
+        // A closing date in brackets, whatever the sentence it is glued to says.
+        assert_eq!(
+            value("A man waits. His son, who was taken, never came home.\" (10/21/2016)"),
+            day("2016-10-21")
         );
         // A side clause's date alone is still the only date given.
         assert_eq!(
