@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
-use cairn_model::Span;
+use cairn_model::{CreditFlag, Span};
 use regex::Regex;
 
 use super::parse::{self, Mode, Parsed};
@@ -19,7 +19,7 @@ pub struct Cand {
 }
 
 /// Words that introduce a credit.
-const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
 
@@ -35,6 +35,7 @@ static MARKER_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
             "image",
             "foto",
             "bild",
+            "courtesy",
             "©",
             "(c)",
             "تصوير",
@@ -307,11 +308,12 @@ fn tail_at(text: &str, b: usize, end: usize) -> Option<(Cand, bool)> {
     let body = &text[b..end];
     let p = parse::parse(body, Mode::Tail)?;
     let whole_first = body[..p.start].trim().is_empty();
+    // (`Photo courtesy of Name`: a handout's one name.)
     let bare_name = b > 0
         && whole_first
         && p.people.len() == 1
         && !has_org(&p)
-        && p.flags.is_empty()
+        && p.flags.iter().all(|f| *f == CreditFlag::Handout)
         && (2..=4).contains(&p.people[0].split_whitespace().count())
         && body.trim().chars().next().is_some_and(char::is_uppercase);
     let ok = p.known || (p.pieces >= 2 && has_person(&p) && has_org(&p)) || bare_name;

@@ -112,6 +112,9 @@ fn trim_range(s: &str, a: usize, e: usize) -> (usize, usize) {
 /// Strips the words that introduce a person or a body inside a piece.
 fn strip_intro(p: &str) -> (&str, Option<Role>) {
     for (intro, role) in [
+        ("photo courtesy of the ", Some(Role::Handout)),
+        ("photo courtesy of ", Some(Role::Handout)),
+        ("courtesy of the ", Some(Role::Handout)),
         ("courtesy of ", Some(Role::Handout)),
         ("pool photo by ", Some(Role::Pool)),
         ("photo by ", None),
@@ -156,7 +159,7 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         items.push(Item::Org(o.name.to_string(), Some(o.kind)));
         return Some(items);
     }
-    if p.bytes().any(|b| b.is_ascii_digit()) && is_date(p) {
+    if p.bytes().any(|b| b.is_ascii_digit()) && (is_date(p) || picture_id(p)) {
         items.push(Item::Skip);
         return Some(items);
     }
@@ -202,6 +205,17 @@ fn mixed_caps(p: &str) -> bool {
         && w[0].chars().count() <= 4
         && w.iter().any(|x| !words::all_caps(x))
         && words::title_run(p)
+}
+
+/// A library's picture number (`UN0597251`, `X90061`): one word of capitals and digits,
+/// the digits most of it.
+fn picture_id(p: &str) -> bool {
+    let digits = p.bytes().filter(u8::is_ascii_digit).count();
+    !p.contains(' ')
+        && digits >= 4
+        && digits * 2 > p.len()
+        && p.bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase() || b == b'-')
 }
 
 fn is_date(p: &str) -> bool {

@@ -745,3 +745,45 @@ fn suffixes_keep_their_stop() {
         None,
     );
 }
+
+#[test]
+fn picture_numbers_are_no_names() {
+    check(
+        "A girl carries water past the tents in Rafah. © UNICEF/UN0123456/Haddad",
+        &["Haddad"],
+        Some("UNICEF"),
+        None,
+    );
+    check(
+        "A girl carries water past the tents in Rafah. UNHCR/UN0654321/Jo Baker",
+        &["Jo Baker"],
+        Some("UNHCR"),
+        None,
+    );
+}
+
+#[test]
+fn courtesy_credits_are_handouts() {
+    check(
+        "Volunteers load a truck in Dnipro. Photo courtesy of Ivan Lis",
+        &["Ivan Lis"],
+        None,
+        None,
+    );
+    assert_eq!(
+        flags("Volunteers load a truck in Dnipro. Photo courtesy of Ivan Lis"),
+        vec![CreditFlag::Handout]
+    );
+    check(
+        "Volunteers load a truck in Dnipro. Courtesy: State Emergency Service",
+        &[],
+        Some("State Emergency Service"),
+        None,
+    );
+    check(
+        "Soldiers search a tunnel. (Courtesy of the Israel Defense Forces via AP)",
+        &[],
+        Some("Israel Defense Forces"),
+        Some("AP"),
+    );
+}
