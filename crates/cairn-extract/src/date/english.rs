@@ -19,10 +19,10 @@ static MDY: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .unwrap()
 });
-/// "6 November 2016", "15-Mar-2012".
+/// "6 November 2016", "the 3rd of January, 2024", "15-Mar-2012".
 static DMY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})(?-u:\b)"
+        r"(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });

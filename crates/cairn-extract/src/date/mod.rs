@@ -271,6 +271,10 @@ mod tests {
         assert_eq!(value("Seen Sept. 20, 2012 in Homs."), day("2012-09-20"));
         assert_eq!(value("Seen on 6 November 2016 in Homs."), day("2016-11-06"));
         assert_eq!(
+            value("Seen in Homs on the 3rd of January, 2024."),
+            day("2024-01-03")
+        );
+        assert_eq!(
             value("In this photo taken on Wednesday, February 17, 2016, a man."),
             day("2016-02-17")
         );

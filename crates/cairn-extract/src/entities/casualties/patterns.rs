@@ -61,7 +61,7 @@ const AR_HEDGE: &str =
     r"ما\s+لا\s+يقل\s+عن|أكثر\s+من|اكثر\s+من|نحو|حوالي|حوالى|قرابة|ما\s+يزيد\s+(?:عن|على)";
 
 const EN_NEEDS: &str =
-    "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of";
+    "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives";
 const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant|la vie";
 const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri|la vida";
 const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete|starben";
@@ -119,7 +119,7 @@ fn english() -> Vec<Pattern> {
                 EN_NUM,
                 "(?:of\\s+)?[a-z]+",
                 r"were|was|have\s+been|had\s+been|are|been|reportedly|later",
-                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies",
+                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies|lost\s+their\s+lives",
             ),
             EN_NEEDS,
             None,
@@ -132,6 +132,13 @@ fn english() -> Vec<Pattern> {
             ),
             EN_NEEDS,
             None,
+        ),
+        pattern(
+            format!(
+                r"(?i)(?-u:\b)(?P<k>claim(?:ed|ing|s))\s+(?:(?P<h>{EN_HEDGE})\s+)?(?P<n>{EN_NUM})\s+lives(?-u:\b)"
+            ),
+            EN_NEEDS,
+            Some(Kind::Killed),
         ),
         pattern(
             format!(

@@ -67,6 +67,11 @@ fn tolls_of_the_scene_only() {
         cas("His wife of 51 years who died in May was buried."),
         (None, None)
     );
+    // A superlative picks one person out; it counts no one.
+    assert_eq!(
+        cas("Ana Ruiz, one of the most badly injured students, rests at home."),
+        (None, None)
+    );
     // "Nearly" gives no low value.
     assert_eq!(cas("The blast wounded nearly 90 people."), (None, None));
 }
@@ -122,6 +127,18 @@ fn sums_and_phrasings() {
     assert_eq!(
         cas("Two brothers and four cousins were killed in the strike on the farm."),
         (Some((6, Some(6))), None)
+    );
+}
+
+#[test]
+fn lives_lost_and_claimed() {
+    assert_eq!(
+        cas("Divers search the lake. Twelve people lost their lives when the ferry sank."),
+        (Some((12, Some(12))), None)
+    );
+    assert_eq!(
+        cas("Firefighters douse the ruins. The blaze claimed at least 30 lives."),
+        (Some((30, None)), None)
     );
 }
 
