@@ -117,6 +117,9 @@ fn strip_intro(p: &str) -> (&str, Option<Role>) {
         ("courtesy of the ", Some(Role::Handout)),
         ("courtesy of ", Some(Role::Handout)),
         ("pool photo by ", Some(Role::Pool)),
+        ("photo d'archives ", Some(Role::File)),
+        ("foto de archivo ", Some(Role::File)),
+        ("archivfoto ", Some(Role::File)),
         ("photo by ", None),
         ("photos by ", None),
         ("photographs by ", None),
@@ -473,6 +476,15 @@ fn settle(
         if kind(&orgs_before[0]) == Some(Kind::Wire) && kind(&orgs_before[1]) == Some(Kind::Handout)
         {
             orgs_before.swap(0, 1);
+        }
+    }
+    // `picture alliance/dpa/AP | Name`: the German portal names the chain from itself
+    // back to the maker (an AP picture passed on by dpa).
+    if orgs_before.len() >= 2 && orgs_before[0] == "Picture Alliance" {
+        let portal = orgs_before.remove(0);
+        orgs_before.reverse();
+        if orgs_before.len() == 1 {
+            orgs_before.push(portal);
         }
     }
     // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.

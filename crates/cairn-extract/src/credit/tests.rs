@@ -787,3 +787,61 @@ fn courtesy_credits_are_handouts() {
         Some("AP"),
     );
 }
+
+#[test]
+fn continental_markers() {
+    check(
+        "Des familles attendent au poste-frontière. (Crédit : REUTERS/Lea Marin)",
+        &["Lea Marin"],
+        Some("Reuters"),
+        None,
+    );
+    check(
+        "Des familles attendent au poste-frontière. Crédit photo : AFP",
+        &[],
+        Some("AFP"),
+        None,
+    );
+    check(
+        "Des familles attendent au poste-frontière. (Photo d'archives AFP)",
+        &[],
+        Some("AFP"),
+        None,
+    );
+    assert_eq!(
+        flags("Des familles attendent au poste-frontière. (Photo d'archives AFP)"),
+        vec![CreditFlag::File]
+    );
+    check(
+        "Familias esperan en la frontera. Fotografía: Lea Marin / EFE",
+        &["Lea Marin"],
+        Some("EFE"),
+        None,
+    );
+    check(
+        "Familien warten an der Grenze. (Quelle: Lea Marin/AP/dpa)",
+        &["Lea Marin"],
+        Some("AP"),
+        Some("dpa"),
+    );
+    check(
+        "Familien warten an der Grenze. Foto: picture alliance/dpa/AP | Lea Marin",
+        &["Lea Marin"],
+        Some("AP"),
+        Some("dpa"),
+    );
+    check(
+        "Familien warten an der Grenze. Foto: picture alliance/dpa | Lea Marin",
+        &["Lea Marin"],
+        Some("dpa"),
+        Some("Picture Alliance"),
+    );
+    check(
+        "عائلات تنتظر عند المعبر (الصورة: أ ف ب)",
+        &[],
+        Some("AFP"),
+        None,
+    );
+    check("عائلات تنتظر عند المعبر (أ ب)", &[], Some("AP"), None);
+    check("عائلات تنتظر عند المعبر (إي بي أيه)", &[], Some("EPA"), None);
+}

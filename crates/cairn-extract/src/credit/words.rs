@@ -26,7 +26,9 @@ pub fn role(s: &str) -> Option<Role> {
         | "handout picture"
         | "courtesy"
         | "special arrangement" => Role::Handout,
-        "file" | "file photo" | "archivbild" | "archive" | "archivo" | "archives" => Role::File,
+        "file" | "file photo" | "archivbild" | "archivfoto" | "archive" | "archivo"
+        | "archives" | "photo d'archives" | "photo d'archive" | "foto de archivo"
+        | "foto archivo" => Role::File,
         "pool" | "pool photo" => Role::Pool,
         "staff" | "uncredited" | "-" | "photo" | "photos" | "foto" | "fotos" | "bild" | "image"
         | "picture" | "photo credit" | "credit" | "" => Role::Empty,
