@@ -65,7 +65,7 @@ const EN_NEEDS: &str =
 const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant|la vie";
 const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri|la vida";
 const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete|starben";
-const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|قتيل|شهيد|شهداء|مصاب";
+const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|قتيل|شهيد|شهداء|مصاب|حصيلة";
 
 /// Edges of a word that the regex engine's fast automata can check on any text (a
 /// Unicode word boundary makes them give up on non-ASCII text): the edges of ASCII words,
@@ -228,6 +228,29 @@ fn other_languages() -> Vec<Pattern> {
                 r"{LB}(?P<k>[وبل]?(?:مقتل|قتل|استشهاد|إصابة|اصابة|جرح))\s+(?:(?P<h>{AR_HEDGE})\s+)?(?P<n>{AR_NUM}){RB}"
             ),
             AR_NEEDS,
+            None,
+        ),
+        // "the toll rose to 45": "ارتفعت حصيلة القتلى إلى 45", "la cifra de muertos
+        // asciende a 45", "die Zahl der Toten stieg auf 45".
+        pattern(
+            format!(
+                r"{LB}(?P<k>(?:حصيلة|عدد)\s+(?:القتلى|الضحايا|الشهداء|الوفيات|الجرحى|المصابين))\s+(?:\S+\s+){{0,8}}?(?:إلى|الى|بلغت|بلغ)\s+(?:(?P<h>{AR_HEDGE})\s+)?(?P<n>{AR_NUM}){RB}"
+            ),
+            AR_NEEDS,
+            None,
+        ),
+        pattern(
+            format!(
+                r"(?i){LB}(?P<k>(?:cifra|n[úu]mero|balance)\s+de\s+(?:muertos|fallecidos|heridos))\s+(?:\S+\s+){{0,8}}?(?:a|en|de)\s+(?:(?P<h>{ES_HEDGE})\s+)?(?P<n>{es_num}){RB}"
+            ),
+            ES_NEEDS,
+            None,
+        ),
+        pattern(
+            format!(
+                r"(?i){LB}(?P<k>Zahl\s+der\s+(?:Toten|Todesopfer|Verletzten))\s+(?:\S+\s+){{0,8}}?(?:auf|bei)\s+(?:(?P<h>{DE_HEDGE})\s+)?(?P<n>{de_num}){RB}"
+            ),
+            DE_NEEDS,
             None,
         ),
         pattern(

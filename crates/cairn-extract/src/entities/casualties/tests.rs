@@ -220,6 +220,22 @@ fn other_languages() {
     );
 }
 
+#[test]
+fn tolls_that_rose_to_a_figure() {
+    assert_eq!(
+        cas("رجال الإنقاذ في حلب. ارتفعت حصيلة القتلى إلى 45"),
+        (Some((45, Some(45))), None)
+    );
+    assert_eq!(
+        cas("Rescatistas en Alepo. La cifra de muertos asciende a 45."),
+        (Some((45, Some(45))), None)
+    );
+    assert_eq!(
+        cas("Rettungskräfte in Aleppo. Die Zahl der Verletzten stieg auf 45."),
+        (None, Some((45, Some(45))))
+    );
+}
+
 proptest::proptest! {
     /// Reading tolls never cuts text inside a character, whatever stands around them.
     #[test]
