@@ -54,6 +54,17 @@ static MARKER_AT_START: LazyLock<Regex> =
 
 static BRACKET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,240})[)\]]").unwrap());
+/// The notes wire desks put after a credit, for editors rather than readers, and the
+/// picture numbers some print there.
+static DESK_NOTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?-u:\b)(?:TPX IMAGES OF THE DAY|ATTENTION EDITORS|ATTENTION: This Image|",
+        r"THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY|SEARCH \x22|NO RESALES|NO ARCHIVES|",
+        r"MANDATORY CREDIT|BEST QUALITY AVAILABLE|EDITORIAL USE ONLY|NO SALES|",
+        r"NO MARKETING|NO ADVERTISING|RESTRICTED TO EDITORIAL|epa[0-9]{6,}(?-u:\b))",
+    ))
+    .unwrap()
+});
 static UNCLOSED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,120})$").unwrap());
 
@@ -261,6 +272,16 @@ fn tail_end(text: &str) -> Option<(usize, usize)> {
             Some(i) => end = trim_end_len(&text[..i]),
             None => break,
         }
+    }
+    // A desk's notes to editors after the credit (`REUTERS/Name TPX IMAGES OF THE DAY`,
+    // `... ATTENTION EDITORS - THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY.`).
+    // (A picture number may also open the caption, `epaselect epa11648574 Relatives ...`:
+    // that one is left.)
+    let note = DESK_NOTE
+        .find_iter(&text[..end])
+        .find(|m| !(m.as_str().starts_with("epa") && text[..m.start()].len() < 40));
+    if let Some(m) = note {
+        end = trim_end_len(&text[..m.start()]);
     }
     // A wire's subject tags after the credit (`REUTERS/Name (COUNTRY - Tags: ...)`).
     if let Some(i) = text[..end].rfind(['(', '[']) {

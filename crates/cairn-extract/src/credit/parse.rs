@@ -62,6 +62,10 @@ fn pieces(s: &str) -> Vec<(Sep, usize, usize)> {
         let prev_space = i == 0 || b[i - 1] == b' ';
         let next_space = i + n >= s.len() || b[i + n] == b' ';
         let found = match c {
+            // `Social media/via REUTERS`.
+            '/' if b.len() > i + 5 && b[i + 1..i + 5].eq_ignore_ascii_case(b"via ") => {
+                Some((Sep::Via, 5))
+            }
             '/' | '\\' | '|' => Some((Sep::Slash, n)),
             '–' | '—' => Some((Sep::Dash, n)),
             '-' if prev_space || next_space => Some((Sep::Dash, n)),
@@ -120,6 +124,10 @@ fn strip_intro(p: &str) -> (&str, Option<Role>) {
         ("photo d'archives ", Some(Role::File)),
         ("foto de archivo ", Some(Role::File)),
         ("archivfoto ", Some(Role::File)),
+        ("press service of the ", None),
+        ("press service of ", None),
+        ("press office of the ", None),
+        ("press office of ", None),
         ("photo by ", None),
         ("photos by ", None),
         ("photographs by ", None),

@@ -845,3 +845,49 @@ fn continental_markers() {
     check("عائلات تنتظر عند المعبر (أ ب)", &[], Some("AP"), None);
     check("عائلات تنتظر عند المعبر (إي بي أيه)", &[], Some("EPA"), None);
 }
+
+#[test]
+fn desk_notes_after_the_credit() {
+    check(
+        "Children queue for bread in Rafah. REUTERS/Omar Sadiq TPX IMAGES OF THE DAY",
+        &["Omar Sadiq"],
+        Some("Reuters"),
+        None,
+    );
+    check(
+        "Children queue for bread in Rafah. REUTERS/Omar Sadiq SEARCH \"GAZA BREAD\" FOR THIS STORY. SEARCH \"WIDER IMAGE\" FOR ALL STORIES.",
+        &["Omar Sadiq"],
+        Some("Reuters"),
+        None,
+    );
+    check(
+        "Crews clear a road in Sumy. Press service of the State Emergency Service of Ukraine/Handout via REUTERS ATTENTION EDITORS - THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY.",
+        &[],
+        Some("State Emergency Service"),
+        Some("Reuters"),
+    );
+    check(
+        "Crews clear a road in Sumy. Social media/via REUTERS THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY. MANDATORY CREDIT. NO RESALES. NO ARCHIVES.",
+        &[],
+        Some("Social Media"),
+        Some("Reuters"),
+    );
+    check(
+        "Crews clear a road in Sumy, 3 May 2023. EPA-EFE/OLENA KOVAL BEST QUALITY AVAILABLE",
+        &["OLENA KOVAL"],
+        Some("EPA"),
+        None,
+    );
+    check(
+        "epaselect epa10554321 Crews clear a road in Sumy, 3 May 2023. EPA-EFE/OLENA KOVAL",
+        &["OLENA KOVAL"],
+        Some("EPA"),
+        None,
+    );
+    check(
+        "Crews clear a road in Sumy, 3 May 2023. EPA-EFE/OLENA KOVAL epa10554321",
+        &["OLENA KOVAL"],
+        Some("EPA"),
+        None,
+    );
+}
