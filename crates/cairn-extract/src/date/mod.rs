@@ -145,7 +145,7 @@ fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
 /// the scene ("after the storm of March 2, 2018, ..."), or a participle that tells the
 /// subject's past ("A boy rescued on January 4, 2017 plays ... on February 2, 2017").
 static SIDE_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:after|before|following|ahead\s+of|prior\s+to|après|avant|tras|después\s+de|antes\s+de|nach|vor|بعد|قبل)\b|^\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?[a-z]+ed\s+(?:on|in)\s+$").unwrap()
+    Regex::new(r"(?i)\b(?:after|before|following|ahead\s+of|prior\s+to|après|avant|tras|después\s+de|antes\s+de|nachdem|بعد|قبل)\b|^\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?[a-z]+ed\s+(?:on|in)\s+$").unwrap()
 });
 
 static RELEASED: LazyLock<Regex> = LazyLock::new(|| {

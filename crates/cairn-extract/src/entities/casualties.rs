@@ -8,7 +8,9 @@ use cairn_model::{Count, Span};
 
 use crate::text::Mask;
 use numbers::parse_count;
-use patterns::{BACKGROUND, COUNT_NEEDS, DEAD_LIST, ELSEWHERE, Kind, PATTERNS, PERFECT, SUM};
+use patterns::{
+    BACKGROUND, COMPARED, COUNT_NEEDS, DEAD_LIST, ELSEWHERE, Kind, PATTERNS, PERFECT, SUM,
+};
 
 /// A count read from `span`: the number, and its hedge ("at least", "up to").
 fn count(hedge: Option<&str>, num: &str, text: &str, span: Span) -> Option<Count> {
@@ -47,7 +49,9 @@ fn sentence_of(text: &str, sentences: &[Span], span: Span) -> Span {
 fn is_background(text: &str, sentences: &[Span], c: &Count) -> bool {
     let span = c.span;
     let sent = sentence_of(text, sentences, span);
-    if ELSEWHERE.is_match(&text[sent.start..span.start]) {
+    if ELSEWHERE.is_match(&text[sent.start..span.start])
+        || COMPARED.is_match(&text[sent.start..span.start])
+    {
         return true;
     }
     let clause_start = text[sent.start..span.start]
@@ -55,8 +59,10 @@ fn is_background(text: &str, sentences: &[Span], c: &Count) -> bool {
         .map(|p| sent.start + p)
         .unwrap_or(sent.start);
     let end = span.end.min(sent.end).max(span.end);
+    // After the toll, "the deadliest attack since 2019" compares the scene's own event.
+    let after = &text[span.end..sent.end.max(span.end)];
     if BACKGROUND.is_match(&text[clause_start..end])
-        || BACKGROUND.is_match(&text[span.end..sent.end.max(span.end)])
+        || (BACKGROUND.is_match(after) && !COMPARED.is_match(after))
     {
         return true;
     }

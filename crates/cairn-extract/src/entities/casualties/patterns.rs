@@ -303,11 +303,23 @@ pub static BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:war|conflict|uprising|revolution)\s+(?:that|which)\s+(?:has|have|had)\b",
         r"|\bnationwide\b|\bcountrywide\b|\b(?:across|throughout)\s+the\s+(?:country|nation)\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b",
         r"|\bso\s+far\b|\bin\s+total\b|\bsince\s+it\s+began\b",
+
         r"|\bsince\s+(?:mid-|early\s+|late\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)\b",
         r"|\bevery\s+(?:day|week|month|year)\b|\bper\s+(?:day|week|month)\b|\ban\s+average\s+of\b",
         r"|\b(?:guerre|conflit)\s+qui\b|\bdepuis\s+(?:le\s+début|le\s+\d|\d)",
         r"|\bguerra\s+que\b|\bdesde\s+(?:el\s+(?:inicio|comienzo)|que\s+comenz)",
         r"|\bseit\s+(?:Beginn|Kriegsbeginn|Ausbruch)|منذ\s+(?:بدء|بداية|اندلاع)",
+    ))
+    .unwrap()
+});
+
+/// Words before a toll that make it another event's, one the scene is compared with
+/// ("a similar attack in March killed 30", "the deadliest since a bombing that killed
+/// 170"). After the toll they compare the scene's own event, and are not read.
+pub static COMPARED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b(?:similar|previous|earlier)\s+(?:attack|strike|bombing|blast|raid|massacre|quake|earthquake)\b",
+        r"|\b(?:deadliest|worst|bloodiest)\s+(?:\w+\s+){0,2}since\b",
     ))
     .unwrap()
 });

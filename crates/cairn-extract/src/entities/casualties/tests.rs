@@ -143,6 +143,31 @@ fn lives_lost_and_claimed() {
 }
 
 #[test]
+fn tolls_of_events_compared_are_background() {
+    assert_eq!(
+        cas("A man mourns in Herat. A similar attack in March killed 30 people."),
+        (None, None)
+    );
+    assert_eq!(
+        cas(
+            "A man mourns in Herat. It was the deadliest attack since a bombing that killed 170 people."
+        ),
+        (None, None)
+    );
+    assert_eq!(
+        cas(
+            "A man mourns in Herat, where a bombing killed 12 people. Last year, a similar blast killed 40."
+        ),
+        (Some((12, Some(12))), None)
+    );
+    // After the toll, the comparison is of the scene's own event.
+    assert_eq!(
+        cas("A bombing killed 12 people in Herat, the deadliest attack since 2019."),
+        (Some((12, Some(12))), None)
+    );
+}
+
+#[test]
 fn national_totals_are_background() {
     assert_eq!(
         cas("A man wades through a street in Sylhet. Across the country, 97 people have died."),
