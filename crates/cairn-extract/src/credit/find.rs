@@ -19,7 +19,7 @@ pub struct Cand {
 }
 
 /// Words that introduce a credit.
-const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
 

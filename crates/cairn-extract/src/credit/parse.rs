@@ -121,6 +121,8 @@ fn strip_intro(p: &str) -> (&str, Option<Role>) {
         ("courtesy of the ", Some(Role::Handout)),
         ("courtesy of ", Some(Role::Handout)),
         ("pool photo by ", Some(Role::Pool)),
+        ("file photo: ", Some(Role::File)),
+        ("file: ", Some(Role::File)),
         ("photo d'archives ", Some(Role::File)),
         ("foto de archivo ", Some(Role::File)),
         ("archivfoto ", Some(Role::File)),
@@ -243,9 +245,25 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
     if w.len() < 2 {
         return None;
     }
+    // `Express Photo by Name`, `UN Photo by Name`: the body's photo, by the person.
+    if let Some(by) = p.find(" by ") {
+        let (body, name) = (&p[..by], p[by + 4..].trim());
+        if let Some(o) = orgs::lookup(body) {
+            if words::person_like(name) {
+                return Some(vec![
+                    Item::Org(o.name.to_string(), Some(o.kind)),
+                    Item::Person(name.to_string()),
+                ]);
+            }
+        }
+    }
     if let Some((i, o)) = words::org_ending_at(p, &w, w.len()) {
         let name = p[..w[i].0].trim_end();
         let name = name.strip_suffix(" for").unwrap_or(name);
+        // `Ukraine's State Emergency Service`: a possessive names the body, not a person.
+        if i > 0 && name.ends_with(['s', 'S']) && name[..name.len() - 1].ends_with(['\'', '’']) {
+            return Some(vec![Item::Org(o.name.to_string(), Some(o.kind))]);
+        }
         if i > 0 && words::person_like(name) {
             return Some(vec![
                 Item::Person(name.trim().to_string()),

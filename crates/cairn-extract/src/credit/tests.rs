@@ -891,3 +891,35 @@ fn desk_notes_after_the_credit() {
         None,
     );
 }
+
+#[test]
+fn outlets_house_styles() {
+    check(
+        "Image source, Getty Images Image caption, Crowds gather outside the court in Dhaka.",
+        &[],
+        Some("Getty Images"),
+        None,
+    );
+    check(
+        "Crowds gather outside the court in Dhaka [File: Rina Das/Reuters]",
+        &["Rina Das"],
+        Some("Reuters"),
+        None,
+    );
+    assert_eq!(
+        flags("Crowds gather outside the court in Dhaka [File: Rina Das/Reuters]"),
+        vec![CreditFlag::File]
+    );
+    check(
+        "Crowds gather outside the court in Pune. (Express Photo by Rina Das)",
+        &["Rina Das"],
+        Some("Indian Express"),
+        None,
+    );
+    check(
+        "Crews clear a road in Sumy. (Photo: Ukraine's State Emergency Service / Telegram)",
+        &[],
+        Some("State Emergency Service"),
+        Some("Telegram"),
+    );
+}
