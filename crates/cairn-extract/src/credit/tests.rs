@@ -616,6 +616,13 @@ fn story_words_are_not_credits() {
     assert!(find("N/A").is_none());
     assert!(find("Shells fell on the town (12/02/2021), residents said.").is_none());
     assert!(find("Protesters march on Feb 1st.").is_none());
+    assert!(
+        find(
+            "Fighters guard a checkpoint run by the U.S.-backed Kurdistan Region Security Council"
+        )
+        .is_none()
+    );
+    assert!(find("Iran-aligned Houthi Media Center (HMC) staff film a rally in Sanaa.").is_none());
 }
 
 #[test]

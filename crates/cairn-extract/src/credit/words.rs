@@ -226,6 +226,15 @@ fn name_word(w: &str) -> bool {
     if first == '@' {
         return w.len() > 1;
     }
+    // `U.S.-backed`, `Kurdish-led`: an adjective before a body's name, not a name.
+    if [
+        "-backed", "-led", "-run", "-based", "-allied", "-aligned", "-linked", "-owned",
+    ]
+    .iter()
+    .any(|x| l.ends_with(x))
+    {
+        return false;
+    }
     if !first.is_alphabetic() {
         return false;
     }
