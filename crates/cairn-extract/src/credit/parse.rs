@@ -394,11 +394,8 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
         // So does a piece after a slash that a comma ends when more words follow its
         // organisation or name (`Name/AFP/Getty Images Baghdad, IRAQ: ...`).
-        if mode == Mode::Lead
-            && !runs_on
-            && sep == Sep::Slash
-            && joined.get(idx + 1).is_some_and(|x| x.0 == Sep::Comma)
-        {
+        let before_comma = joined.get(idx + 1).is_some_and(|x| x.0 == Sep::Comma);
+        if mode == Mode::Lead && !runs_on && sep == Sep::Slash && before_comma {
             if let Some((off, list)) = lead_of(piece).filter(|(off, _)| *off < piece.len()) {
                 start = start.min(a);
                 end = a + off;
@@ -441,11 +438,7 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
                     if idx != 1 {
                         return None;
                     }
-                    let (a0, e0) = trim_range(s, joined[0].1, joined[0].2);
-                    let (off, list) = lead_of(&s[a0..e0]).filter(|(off, _)| a0 + off < e0)?;
-                    items = list.into_iter().map(|it| (Sep::Start, it)).collect();
-                    start = a0;
-                    end = a0 + off;
+                    (start, end, items) = first_piece_lead(s, joined[0])?;
                 }
                 break;
             }
@@ -456,25 +449,39 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
     if items.is_empty() {
         return None;
     }
-    // In a tail, a name or body before a comma belongs to the caption unless it is an
-    // agency the table knows (`RIA Novosti, Alexei Druzhinin/Pool via AP`).
-    if mode == Mode::Tail {
-        if let Some(pos) = items.iter().position(|(sep, _)| *sep == Sep::Comma) {
-            let before_known = items[..pos]
-                .iter()
-                .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
-            // A sentence that is all credit (`Name, Denver Post - 2009`) may open with
-            // the name, when a body the table knows follows the comma.
-            let whole = s[..start.min(s.len())].trim().is_empty()
-                && items[pos..]
-                    .iter()
-                    .any(|(_, it)| matches!(it, Item::Org(_, Some(_))));
-            if !before_known && !whole {
-                return None;
-            }
-        }
+    if mode == Mode::Tail && !comma_in_tail_ok(s, &items, start) {
+        return None;
     }
     Some(assemble(items, start.min(end), end))
+}
+
+/// A credit's start and end in its text, and its items in order.
+type Reading = (usize, usize, Vec<(Sep, Item)>);
+
+/// The opening words of the first piece, when the caption begins inside it.
+fn first_piece_lead(s: &str, first: (Sep, usize, usize)) -> Option<Reading> {
+    let (a0, e0) = trim_range(s, first.1, first.2);
+    let (off, list) = lead_of(&s[a0..e0]).filter(|(off, _)| a0 + off < e0)?;
+    let items = list.into_iter().map(|it| (Sep::Start, it)).collect();
+    Some((a0, a0 + off, items))
+}
+
+/// In a tail, a name or body before a comma belongs to the caption unless it is an
+/// agency the table knows (`RIA Novosti, Alexei Druzhinin/Pool via AP`), or the whole
+/// sentence is credit (`Name, Denver Post - 2009`) with a body the table knows after
+/// the comma.
+fn comma_in_tail_ok(s: &str, items: &[(Sep, Item)], start: usize) -> bool {
+    let Some(pos) = items.iter().position(|(sep, _)| *sep == Sep::Comma) else {
+        return true;
+    };
+    let before_known = items[..pos]
+        .iter()
+        .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
+    let whole = s[..start.min(s.len())].trim().is_empty()
+        && items[pos..]
+            .iter()
+            .any(|(_, it)| matches!(it, Item::Org(_, Some(_))));
+    before_known || whole
 }
 
 /// The trade's conventions on who is agency and who distributor, applied to the bodies
