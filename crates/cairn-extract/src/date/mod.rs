@@ -110,7 +110,7 @@ static TAKEN: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words that make a later sentence's date another event's.
 static BACKGROUND_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|qui|lequel|laquelle|depuis|dernier|avant|anniversaire|avait|quien|quienes|desde|antes|hace|aniversario|había|welche|seit|zuvor|vorher|Jahrestag|hatte|منذ|قبل|ذكرى)\b").unwrap()
+    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|invaded|invasion|launched|erupted|struck|broke\s+out|qui|lequel|laquelle|depuis|dernier|avant|anniversaire|avait|quien|quienes|desde|antes|hace|aniversario|había|welche|seit|zuvor|vorher|Jahrestag|hatte|منذ|قبل|ذكرى)\b").unwrap()
 });
 /// What makes a date of the scene's own sentence another event's, read in the clause
 /// that leads to it: "since", a relative clause's verb right before it ("the boy, who
@@ -559,6 +559,17 @@ mod tests {
         assert_eq!(
             value(
                 "Mourners carry a coffin in Gaza. He was the brother of a man who died in combat on August 24, 2014."
+            ),
+            None
+        );
+        // The war's or the disaster's start, told after the scene, is background.
+        assert_eq!(
+            value("Soldiers rest near Izium. Russia invaded Ukraine on 24 February 2022."),
+            None
+        );
+        assert_eq!(
+            value(
+                "Rescuers dig in Adiyaman. The earthquake struck the region on February 6, 2023."
             ),
             None
         );
