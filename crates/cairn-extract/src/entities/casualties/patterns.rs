@@ -119,7 +119,7 @@ fn english() -> Vec<Pattern> {
                 EN_NUM,
                 "(?:of\\s+)?[a-z]+",
                 r"were|was|have\s+been|had\s+been|are|been|reportedly|later",
-                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies|lost\s+their\s+lives",
+                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies|lost\s+their\s+lives|(?:being\s+)?treated\s+for\s+(?:their\s+)?(?:wounds|injuries)|recover(?:ing|ed)?\s+from\s+(?:their\s+)?(?:wounds|injuries)",
             ),
             EN_NEEDS,
             None,

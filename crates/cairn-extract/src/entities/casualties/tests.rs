@@ -168,6 +168,18 @@ fn tolls_of_events_compared_are_background() {
 }
 
 #[test]
+fn the_treated_are_injured() {
+    assert_eq!(
+        cas("Medics wait at the gate. Three men were being treated for their wounds."),
+        (None, Some((3, Some(3))))
+    );
+    assert_eq!(
+        cas("Two men died and four others are recovering from injuries in the clinic."),
+        (Some((2, Some(2))), Some((4, Some(4))))
+    );
+}
+
+#[test]
 fn national_totals_are_background() {
     assert_eq!(
         cas("A man wades through a street in Sylhet. Across the country, 97 people have died."),
