@@ -264,7 +264,7 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
         if i > 0 && name.ends_with(['s', 'S']) && name[..name.len() - 1].ends_with(['\'', '’']) {
             return Some(vec![Item::Org(o.name.to_string(), Some(o.kind))]);
         }
-        if i > 0 && words::person_like(name) {
+        if i > 0 && words::person_like(name) && !words::org_like(name) {
             return Some(vec![
                 Item::Person(name.trim().to_string()),
                 Item::Org(o.name.to_string(), Some(o.kind)),
@@ -280,7 +280,8 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
             ]);
         }
         let name = &p[w.get(j)?.0..];
-        if words::person_like(name) {
+        // (`Ukrainian Police Department Press Service`: one body's longer name.)
+        if words::person_like(name) && !words::org_like(name) {
             return Some(vec![
                 Item::Org(o.name.to_string(), Some(o.kind)),
                 Item::Person(name.trim().to_string()),

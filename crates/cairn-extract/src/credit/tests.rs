@@ -924,6 +924,12 @@ fn outlets_house_styles() {
         None,
     );
     check(
+        "Crews clear a road in Sumy. (Ukrainian Police Department Press Service via AP)",
+        &[],
+        Some("Ukrainian Police Department Press Service"),
+        Some("AP"),
+    );
+    check(
         "Crews clear a road in Sumy. (Photo: Ukraine's State Emergency Service / Telegram)",
         &[],
         Some("State Emergency Service"),
