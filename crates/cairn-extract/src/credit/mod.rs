@@ -119,4 +119,6 @@ pub fn find(text: &str) -> Option<Found> {
 }
 
 #[cfg(test)]
+mod shape_tests;
+#[cfg(test)]
 mod tests;

@@ -60,8 +60,7 @@ const AR_NUM: &str = r"[0-9\x{660}-\x{669}\x{6f0}-\x{6f9}]+(?:[,.\x{66c}][0-9\x{
 const AR_HEDGE: &str =
     r"ما\s+لا\s+يقل\s+عن|أكثر\s+من|اكثر\s+من|نحو|حوالي|حوالى|قرابة|ما\s+يزيد\s+(?:عن|على)";
 
-const EN_NEEDS: &str =
-    "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of|their lives|claim";
+const EN_NEEDS: &str = "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of|their lives|claim";
 const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant|la vie";
 const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri|la vida";
 const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete|starben";
