@@ -1,7 +1,7 @@
 //! Runs the extractor over a CSV of real captions (default:
 //! `../shared/corpora/pulitzer_winner_data.csv`, column `Caption`), HTML stripped, and
 //! reports how many got a credit, a date, a location; `--misses FIELD` prints the
-//! captions that missed FIELD (credit, date, location) so their causes can be read.
+//! captions that missed FIELD (credit, date, location, agency: the Organization column) so their causes can be read.
 //!
 //! `cargo run --release -p cairn-extract --example corpus_report [-- CSV] [--misses date]`
 
@@ -99,6 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 photographer_agrees += 1;
             }
         }
+        let mut org_missed = None;
         if let Some(expected) = ocol.and_then(|o| row.get(o)).map(organization_name) {
             if !expected.is_empty() {
                 org_named += 1;
@@ -113,6 +114,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .any(|a| organization_name(a) == expected)
                 {
                     org_agrees += 1;
+                } else {
+                    org_missed = Some(format!("{expected} (got {found:?})"));
                 }
             }
         }
@@ -124,6 +127,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         if missed {
             println!("MISS: {text}\n");
+        }
+        if let (Some("agency"), Some(want)) = (misses.as_deref(), &org_missed) {
+            println!("MISS: want {want}: {text}\n");
         }
     }
     let secs = start.elapsed().as_secs_f64();

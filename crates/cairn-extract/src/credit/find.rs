@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
-use cairn_model::Span;
+use cairn_model::{CreditFlag, Span};
 use regex::Regex;
 
 use super::parse::{self, Mode, Parsed};
@@ -19,7 +19,7 @@ pub struct Cand {
 }
 
 /// Words that introduce a credit.
-const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
 
@@ -35,6 +35,11 @@ static MARKER_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
             "image",
             "foto",
             "bild",
+            "courtesy",
+            "crédit",
+            "fotograf",
+            "quelle",
+            "صورة",
             "©",
             "(c)",
             "تصوير",
@@ -49,6 +54,19 @@ static MARKER_AT_START: LazyLock<Regex> =
 
 static BRACKET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,240})[)\]]").unwrap());
+/// The notes wire desks put after a credit, for editors rather than readers, and the
+/// picture numbers some print there.
+static DESK_NOTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?-u:\b)(?:TPX IMAGES OF THE DAY|ATTENTION EDITORS|ATTENTION: This Image|",
+        r"THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY|SEARCH \x22|NO RESALES|NO ARCHIVES|",
+        r"MANDATORY CREDIT|BEST QUALITY AVAILABLE|EDITORIAL USE ONLY|NO SALES|",
+        r"NO MARKETING|NO ADVERTISING|RESTRICTED TO EDITORIAL|epa[0-9]{6,}(?-u:\b))",
+    ))
+    .unwrap()
+});
+static UNCLOSED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[(\[]([^()\[\]]{1,120})$").unwrap());
 
 /// Strips markers at the start of `s`; returns how many bytes they took.
 pub fn strip_markers(s: &str) -> usize {
@@ -133,25 +151,35 @@ pub fn candidates(text: &str) -> Vec<Cand> {
 }
 
 fn brackets(text: &str, out: &mut Vec<Cand>) {
-    let end = text
-        .trim_end_matches(|c: char| c.is_whitespace() || c == '.')
-        .len();
-    for m in BRACKET.captures_iter(text) {
+    let end = trim_end_len(text);
+    let closed = BRACKET.captures_iter(text).map(|m| {
         let (whole, inner) = (m.get(0).unwrap(), m.get(1).unwrap());
-        let skip = strip_markers(inner.as_str());
-        let body = &inner.as_str()[skip..];
+        (Span::new(whole.start(), whole.end()), inner.as_str())
+    });
+    // A bracket the page left open at the caption's end (`(Name - December 29, 2010`).
+    let left_open = text[..end].rfind(['(', '[']) > text[..end].rfind([')', ']']);
+    let open = left_open
+        .then(|| UNCLOSED.captures(&text[..end]))
+        .flatten()
+        .map(|m| {
+            let (whole, inner) = (m.get(0).unwrap(), m.get(1).unwrap());
+            (Span::new(whole.start(), whole.end()), inner.as_str())
+        });
+    for (whole, inner) in closed.chain(open) {
+        let skip = strip_markers(inner);
+        let body = &inner[skip..];
         let Some(mut p) = parse::parse(body, Mode::Exact) else {
             continue;
         };
-        let at_end = whole.end() >= end;
+        let at_end = whole.end >= end;
         let bare_name = at_end
             && p.people.len() == 1
             && !has_org(&p)
             && p.people[0].starts_with(char::is_uppercase)
             && p.people[0].split_whitespace().count() >= 2;
-        let mut start = whole.start();
+        let mut start = whole.start;
         if p.people.is_empty() && p.known && p.flags.is_empty() {
-            if let Some((s, name)) = name_before(text, whole.start()) {
+            if let Some((s, name)) = name_before(text, whole.start) {
                 start = s;
                 p.people.push(name);
             }
@@ -161,7 +189,7 @@ fn brackets(text: &str, out: &mut Vec<Cand>) {
         // after the photographer's name.
         let alone = at_end
             || start == 0
-            || start < whole.start()
+            || start < whole.start
             || text[..start].trim_end().ends_with(['.', '!', '?', ':']);
         let ok = (p.known && (alone || p.pieces >= 2 || has_person(&p)))
             || skip > 0
@@ -171,7 +199,7 @@ fn brackets(text: &str, out: &mut Vec<Cand>) {
             continue;
         }
         out.push(Cand {
-            span: Span::new(start, whole.end()),
+            span: Span::new(start, whole.end),
             parsed: p,
             marker: skip > 0,
         });
@@ -229,44 +257,99 @@ fn markers(text: &str, out: &mut Vec<Cand>) {
     }
 }
 
-fn tail(text: &str, out: &mut Vec<Cand>) {
-    let trim = |s: &str| {
-        s.trim_end_matches(|c: char| c.is_whitespace() || c == '.')
-            .len()
-    };
-    let mut end = trim(text);
+fn trim_end_len(s: &str) -> usize {
+    s.trim_end_matches(|c: char| c.is_whitespace() || c == '.')
+        .len()
+}
+
+/// Where a credit after the caption may end, and the earliest byte it may start at;
+/// `None` when the caption ends in a bracket (read as a bracket).
+fn tail_end(text: &str) -> Option<(usize, usize)> {
+    let mut end = trim_end_len(text);
     // Page debris after the credit (`…REUTERS/Name</p>`).
     while text[..end].ends_with('>') {
         match text[..end].rfind("</") {
-            Some(i) => end = trim(&text[..i]),
+            Some(i) => end = trim_end_len(&text[..i]),
             None => break,
         }
     }
-    if end == 0 || text[..end].ends_with([')', ']']) {
-        return;
+    // A desk's notes to editors after the credit (`REUTERS/Name TPX IMAGES OF THE DAY`,
+    // `... ATTENTION EDITORS - THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY.`).
+    // (A picture number may also open the caption, `epaselect epa11648574 Relatives ...`:
+    // that one is left.)
+    let note = DESK_NOTE
+        .find_iter(&text[..end])
+        .find(|m| !(m.as_str().starts_with("epa") && text[..m.start()].len() < 40));
+    if let Some(m) = note {
+        end = trim_end_len(&text[..m.start()]);
     }
-    let close = text[..end].rfind([')', ']']).map_or(0, |i| i + 1);
-    let b = last_boundary(text, end).max(close);
-    let body = &text[b..end];
-    let Some(p) = parse::parse(body, Mode::Tail) else {
+    // A wire's subject tags after the credit (`REUTERS/Name (COUNTRY - Tags: ...)`).
+    if let Some(i) = text[..end].rfind(['(', '[']) {
+        if text[i..end].contains("Tags:") {
+            end = trim_end_len(&text[..i]);
+        }
+    }
+    let mut floor = 0;
+    if text[..end].ends_with([')', ']']) {
+        let inner = &text[..end - 1];
+        let open = inner.rfind(['(', '[']);
+        let prev_close = inner.rfind([')', ']']);
+        match open {
+            // A closing bracket whose opening was lost (`Name, Outlet - 2009)`).
+            None => {}
+            Some(o) if prev_close.is_some_and(|c| c > o) => {}
+            // A bracket that holds sentences, the credit last (`(Cover: ... 2022. /Reuters)`).
+            Some(o) if last_boundary(text, end - 1) > o => floor = o + 1,
+            Some(_) => return None,
+        }
+        end = trim_end_len(inner);
+    }
+    (end > 0).then_some((end, floor))
+}
+
+fn tail(text: &str, out: &mut Vec<Cand>) {
+    let Some((end, floor)) = tail_end(text) else {
         return;
     };
+    let close = text[..end].rfind([')', ']']).map_or(0, |i| i + 1);
+    let b = last_boundary(text, end).max(close).max(floor);
+    let Some((cand, whole)) = tail_at(text, b, end) else {
+        return;
+    };
+    out.push(cand);
+    // A credit sentence before it (`Photo by Name/Agency. Source: Agency/Distributor`).
+    if whole && b > floor.max(close) {
+        let end2 = trim_end_len(&text[..b]);
+        let b2 = last_boundary(text, end2).max(close).max(floor);
+        if let Some((c, true)) = tail_at(text, b2, end2).filter(|(c, _)| c.parsed.known) {
+            out.push(c);
+        }
+    }
+}
+
+/// The credit ending at `end` within the sentence starting at `b`, and whether it is the
+/// whole sentence.
+fn tail_at(text: &str, b: usize, end: usize) -> Option<(Cand, bool)> {
+    let body = &text[b..end];
+    let p = parse::parse(body, Mode::Tail)?;
     let whole_first = body[..p.start].trim().is_empty();
+    // (`Photo courtesy of Name`: a handout's one name.)
     let bare_name = b > 0
         && whole_first
         && p.people.len() == 1
         && !has_org(&p)
-        && p.flags.is_empty()
+        && p.flags.iter().all(|f| *f == CreditFlag::Handout)
         && (2..=4).contains(&p.people[0].split_whitespace().count())
         && body.trim().chars().next().is_some_and(char::is_uppercase);
     let ok = p.known || (p.pieces >= 2 && has_person(&p) && has_org(&p)) || bare_name;
-    if ok {
-        out.push(Cand {
+    ok.then(|| {
+        let cand = Cand {
             span: Span::new(b + p.start, b + p.end),
             parsed: p,
             marker: false,
-        });
-    }
+        };
+        (cand, whole_first)
+    })
 }
 
 fn lead(text: &str, out: &mut Vec<Cand>) {
@@ -281,11 +364,14 @@ fn lead(text: &str, out: &mut Vec<Cand>) {
             .find(|&i| rest.is_char_boundary(i))
             .unwrap_or(0),
     )];
-    if !head.contains(['/', '\\', '|', ',', '-', '–', '—']) && !head.contains(" via ") {
+    let marked = skip > 0;
+    if !marked && !head.contains(['/', '\\', '|', ',', '-', '–', '—']) && !head.contains(" via ")
+    {
         return;
     }
     if let Some(p) = parse::parse(&rest[..stop], Mode::Lead) {
-        if p.known && p.start == 0 && p.pieces >= 2 {
+        // After a marker (`Bild: AFP Zerstörung, ...`) one piece is a credit too.
+        if p.known && p.start == 0 && (p.pieces >= 2 || marked) {
             out.push(Cand {
                 span: Span::new(0, skip + p.end),
                 parsed: p,

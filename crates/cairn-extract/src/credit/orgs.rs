@@ -129,6 +129,12 @@ pub fn len() -> usize {
     TABLE.orgs.len()
 }
 
+/// How many organisations of a kind the table holds.
+#[cfg(test)]
+pub fn count(kind: Kind) -> usize {
+    TABLE.orgs.iter().filter(|o| o.kind == kind).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,5 +169,58 @@ mod tests {
         assert_eq!(lookup("White Helmets").map(|o| o.kind), Some(Kind::Handout));
         assert_eq!(lookup("POOL").map(|o| o.kind), Some(Kind::Pool));
         assert!(lookup("Islam Army").is_none());
+    }
+
+    #[test]
+    fn every_kind_is_stocked() {
+        // Each row names one of the five kinds (a misspelt kind would silently read as
+        // an outlet), and no written form stands for two organisations.
+        let mut seen: FxHashMap<String, &str> = FxHashMap::default();
+        for line in DATA
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert!(
+                ["wire", "photo", "outlet", "handout", "pool"]
+                    .contains(&cols.get(1).map_or("", |k| k.trim())),
+                "{line}"
+            );
+            let aliases = cols.get(2).copied().unwrap_or("");
+            for a in std::iter::once(cols[0]).chain(aliases.split('|')) {
+                let k = key(a);
+                if k.is_empty() {
+                    continue;
+                }
+                if let Some(other) = seen.insert(k.clone(), cols[0]) {
+                    assert_eq!(other, cols[0], "{k:?} names two organisations");
+                }
+            }
+        }
+        assert!(len() >= 500, "{}", len());
+        for (kind, least) in [
+            (Kind::Wire, 100),
+            (Kind::Photo, 75),
+            (Kind::Outlet, 240),
+            (Kind::Handout, 110),
+            (Kind::Pool, 1),
+        ] {
+            assert!(count(kind) >= least, "{kind:?}: {}", count(kind));
+        }
+        for (written, name, kind) in [
+            ("Xinhua", "Xinhua", Kind::Wire),
+            ("Ukrinform", "Ukrinform", Kind::Wire),
+            ("WAFA", "WAFA", Kind::Wire),
+            ("IRNA", "IRNA", Kind::Wire),
+            ("ZUMA Wire", "ZUMA Press", Kind::Photo),
+            ("Magnum", "Magnum Photos", Kind::Photo),
+            ("PA Images", "PA Images", Kind::Photo),
+            ("Página/12", "Página/12", Kind::Outlet),
+            ("Doctors Without Borders", "MSF", Kind::Handout),
+            ("UN Refugee Agency", "UNHCR", Kind::Handout),
+        ] {
+            let o = lookup(written).unwrap_or_else(|| panic!("{written}"));
+            assert_eq!((o.name, o.kind), (name, kind), "{written}");
+        }
     }
 }

@@ -62,6 +62,10 @@ fn pieces(s: &str) -> Vec<(Sep, usize, usize)> {
         let prev_space = i == 0 || b[i - 1] == b' ';
         let next_space = i + n >= s.len() || b[i + n] == b' ';
         let found = match c {
+            // `Social media/via REUTERS`.
+            '/' if b.len() > i + 5 && b[i + 1..i + 5].eq_ignore_ascii_case(b"via ") => {
+                Some((Sep::Via, 5))
+            }
             '/' | '\\' | '|' => Some((Sep::Slash, n)),
             '–' | '—' => Some((Sep::Dash, n)),
             '-' if prev_space || next_space => Some((Sep::Dash, n)),
@@ -71,6 +75,11 @@ fn pieces(s: &str) -> Vec<(Sep, usize, usize)> {
             }
             ' ' if b.len() > i + 5 && b[i + 1..i + 5].eq_ignore_ascii_case(b"via ") => {
                 Some((Sep::Via, 5))
+            }
+            ' ' if b.len() > i + 16
+                && b[i + 1..i + 16].eq_ignore_ascii_case(b"distributed by ") =>
+            {
+                Some((Sep::Via, 16))
             }
             _ => None,
         };
@@ -91,15 +100,36 @@ fn trim_range(s: &str, a: usize, e: usize) -> (usize, usize) {
     let t = &s[a..e];
     let junk = |c: char| c.is_whitespace() || matches!(c, '.' | ':' | '"' | '“' | '”');
     let l = t.len() - t.trim_start_matches(junk).len();
-    let r = t.trim_end_matches(junk).len();
+    let mut r = t.trim_end_matches(junk).len();
+    // `Name Jr.` keeps its stop.
+    let kept = &t[..r];
+    if t[r..].starts_with('.')
+        && [" Jr", " Sr", " JR", " SR"]
+            .iter()
+            .any(|x| kept.ends_with(x))
+    {
+        r += 1;
+    }
     if l >= r { (a, a) } else { (a + l, a + r) }
 }
 
 /// Strips the words that introduce a person or a body inside a piece.
 fn strip_intro(p: &str) -> (&str, Option<Role>) {
     for (intro, role) in [
+        ("photo courtesy of the ", Some(Role::Handout)),
+        ("photo courtesy of ", Some(Role::Handout)),
+        ("courtesy of the ", Some(Role::Handout)),
         ("courtesy of ", Some(Role::Handout)),
         ("pool photo by ", Some(Role::Pool)),
+        ("file photo: ", Some(Role::File)),
+        ("file: ", Some(Role::File)),
+        ("photo d'archives ", Some(Role::File)),
+        ("foto de archivo ", Some(Role::File)),
+        ("archivfoto ", Some(Role::File)),
+        ("press service of the ", None),
+        ("press service of ", None),
+        ("press office of the ", None),
+        ("press office of ", None),
         ("photo by ", None),
         ("photos by ", None),
         ("photographs by ", None),
@@ -142,7 +172,7 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         items.push(Item::Org(o.name.to_string(), Some(o.kind)));
         return Some(items);
     }
-    if p.bytes().any(|b| b.is_ascii_digit()) && is_date(p) {
+    if p.bytes().any(|b| b.is_ascii_digit()) && (is_date(p) || picture_id(p)) {
         items.push(Item::Skip);
         return Some(items);
     }
@@ -181,11 +211,24 @@ fn short_ok(p: &str) -> bool {
 /// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.
 fn mixed_caps(p: &str) -> bool {
     let w: Vec<&str> = p.split_whitespace().collect();
+    // (Initials, `J.B. Forbes`, are a person's.)
     w.len() >= 2
         && words::all_caps(w[0])
+        && w[0].chars().all(char::is_alphabetic)
         && w[0].chars().count() <= 4
         && w.iter().any(|x| !words::all_caps(x))
         && words::title_run(p)
+}
+
+/// A library's picture number (`UN0597251`, `X90061`): one word of capitals and digits,
+/// the digits most of it.
+fn picture_id(p: &str) -> bool {
+    let digits = p.bytes().filter(u8::is_ascii_digit).count();
+    !p.contains(' ')
+        && digits >= 4
+        && digits * 2 > p.len()
+        && p.bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase() || b == b'-')
 }
 
 fn is_date(p: &str) -> bool {
@@ -202,10 +245,26 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
     if w.len() < 2 {
         return None;
     }
+    // `Express Photo by Name`, `UN Photo by Name`: the body's photo, by the person.
+    if let Some(by) = p.find(" by ") {
+        let (body, name) = (&p[..by], p[by + 4..].trim());
+        if let Some(o) = orgs::lookup(body) {
+            if words::person_like(name) {
+                return Some(vec![
+                    Item::Org(o.name.to_string(), Some(o.kind)),
+                    Item::Person(name.to_string()),
+                ]);
+            }
+        }
+    }
     if let Some((i, o)) = words::org_ending_at(p, &w, w.len()) {
         let name = p[..w[i].0].trim_end();
         let name = name.strip_suffix(" for").unwrap_or(name);
-        if i > 0 && words::person_like(name) {
+        // `Ukraine's State Emergency Service`: a possessive names the body, not a person.
+        if i > 0 && name.ends_with(['s', 'S']) && name[..name.len() - 1].ends_with(['\'', '’']) {
+            return Some(vec![Item::Org(o.name.to_string(), Some(o.kind))]);
+        }
+        if i > 0 && words::person_like(name) && !words::org_like(name) {
             return Some(vec![
                 Item::Person(name.trim().to_string()),
                 Item::Org(o.name.to_string(), Some(o.kind)),
@@ -213,8 +272,16 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
         }
     }
     if let Some((j, o)) = words::org_starting_at(p, &w, 0) {
+        // `AP stringer`, `Reuters staff`: the body and how the picture came.
+        if let Some(r) = words::role(&p[w.get(j)?.0..]) {
+            return Some(vec![
+                Item::Org(o.name.to_string(), Some(o.kind)),
+                Item::Role(r),
+            ]);
+        }
         let name = &p[w.get(j)?.0..];
-        if words::person_like(name) {
+        // (`Ukrainian Police Department Press Service`: one body's longer name.)
+        if words::person_like(name) && !words::org_like(name) {
             return Some(vec![
                 Item::Org(o.name.to_string(), Some(o.kind)),
                 Item::Person(name.trim().to_string()),
@@ -240,7 +307,10 @@ fn tail_of(p: &str) -> Option<(usize, Vec<Item>)> {
         // An agency named last in a sentence (`a spokesman told Reuters`) is the story's
         // unless written as a credit: in capitals, or after a date.
         let written = &p[spans[i].0..];
-        let after_date = i > 0 && w[i - 1].ends_with(|c: char| c.is_ascii_digit());
+        let after_date = i > 0
+            && w[i - 1]
+                .trim_end_matches([',', '.'])
+                .ends_with(|c: char| c.is_ascii_digit());
         return (words::all_caps(written) || after_date || i == 0).then(|| (spans[i].0, vec![org]));
     }
     let k = words::name_ending_at(&w, n, false)?;
@@ -323,6 +393,17 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         }
         // Before the caption, the last piece runs on into the caption's first words.
         let runs_on = mode == Mode::Lead && idx == n - 1 && !items.is_empty();
+        // So does a piece after a slash that a comma ends when more words follow its
+        // organisation or name (`Name/AFP/Getty Images Baghdad, IRAQ: ...`).
+        let before_comma = joined.get(idx + 1).is_some_and(|x| x.0 == Sep::Comma);
+        if mode == Mode::Lead && !runs_on && sep == Sep::Slash && before_comma {
+            if let Some((off, list)) = lead_of(piece).filter(|(off, _)| *off < piece.len()) {
+                start = start.min(a);
+                end = a + off;
+                items.extend(list.into_iter().map(|it| (sep, it)));
+                break;
+            }
+        }
         // Outside brackets or markers, an uncased first piece may be caption words as
         // well as a name: it is taken for caption words.
         let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
@@ -345,12 +426,20 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
             }
             None if mode == Mode::Lead => {
                 if let Some((off, list)) = lead_of(piece) {
+                    start = start.min(a);
                     end = a + off;
                     items.extend(list.into_iter().map(|it| (sep, it)));
-                } else {
+                } else if let Some(e) = cut_run_on_name(s, &mut items, end) {
                     // The caption began inside the previous piece (`UNHCR/M Name For
                     // Safiah, life has...`): its name is cut as a name before a caption.
-                    end = cut_run_on_name(s, &mut items, end)?;
+                    end = e;
+                } else {
+                    // The caption began inside the first piece (`Bild: AFP Zerstörung,
+                    // Angst ...`): only its opening words are credit.
+                    if idx != 1 {
+                        return None;
+                    }
+                    (start, end, items) = first_piece_lead(s, joined[0])?;
                 }
                 break;
             }
@@ -361,19 +450,39 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
     if items.is_empty() {
         return None;
     }
-    // In a tail, a name or body before a comma belongs to the caption unless it is an
-    // agency the table knows (`RIA Novosti, Alexei Druzhinin/Pool via AP`).
-    if mode == Mode::Tail {
-        if let Some(pos) = items.iter().position(|(sep, _)| *sep == Sep::Comma) {
-            let before_known = items[..pos]
-                .iter()
-                .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
-            if !before_known {
-                return None;
-            }
-        }
+    if mode == Mode::Tail && !comma_in_tail_ok(s, &items, start) {
+        return None;
     }
     Some(assemble(items, start.min(end), end))
+}
+
+/// A credit's start and end in its text, and its items in order.
+type Reading = (usize, usize, Vec<(Sep, Item)>);
+
+/// The opening words of the first piece, when the caption begins inside it.
+fn first_piece_lead(s: &str, first: (Sep, usize, usize)) -> Option<Reading> {
+    let (a0, e0) = trim_range(s, first.1, first.2);
+    let (off, list) = lead_of(&s[a0..e0]).filter(|(off, _)| a0 + off < e0)?;
+    let items = list.into_iter().map(|it| (Sep::Start, it)).collect();
+    Some((a0, a0 + off, items))
+}
+
+/// In a tail, a name or body before a comma belongs to the caption unless it is an
+/// agency the table knows (`RIA Novosti, Alexei Druzhinin/Pool via AP`), or the whole
+/// sentence is credit (`Name, Denver Post - 2009`) with a body the table knows after
+/// the comma.
+fn comma_in_tail_ok(s: &str, items: &[(Sep, Item)], start: usize) -> bool {
+    let Some(pos) = items.iter().position(|(sep, _)| *sep == Sep::Comma) else {
+        return true;
+    };
+    let before_known = items[..pos]
+        .iter()
+        .all(|(_, it)| matches!(it, Item::Org(_, Some(_)) | Item::Role(_)));
+    let whole = s[..start.min(s.len())].trim().is_empty()
+        && items[pos..]
+            .iter()
+            .any(|(_, it)| matches!(it, Item::Org(_, Some(_))));
+    before_known || whole
 }
 
 /// The trade's conventions on who is agency and who distributor, applied to the bodies
@@ -403,10 +512,46 @@ fn settle(
             orgs_before.swap(0, 1);
         }
     }
+    // `picture alliance/dpa/AP | Name`: the German portal names the chain from itself
+    // back to the maker (an AP picture passed on by dpa).
+    if orgs_before.len() >= 2 && orgs_before[0] == "Picture Alliance" {
+        let portal = orgs_before.remove(0);
+        orgs_before.reverse();
+        if orgs_before.len() == 1 {
+            orgs_before.push(portal);
+        }
+    }
     // `Name/EPA/EFE` and `EFE/EPA/Name` are the one agency EPA-EFE.
     if orgs_before.iter().any(|o| o == "EPA") {
         orgs_before.retain(|o| o != "EFE");
     }
+}
+
+/// A name without the full stop that ends its sentence; `Jr.` and `Sr.` keep theirs.
+fn person_name(p: &str) -> String {
+    let p = p.trim();
+    let suffix = [" Jr.", " Sr.", " jr.", " JR.", " SR."];
+    if suffix.iter().any(|s| p.ends_with(s)) {
+        return p.to_string();
+    }
+    p.trim_end_matches('.').to_string()
+}
+
+/// People are credited by full name: a one-word piece after a slash that follows a full
+/// name is a body the table lacks (`Name Roe/ImagesLive/Alamy`).
+fn bodies_beside_names(mut items: Vec<(Sep, Item)>) -> Vec<(Sep, Item)> {
+    let mut named = false;
+    for (sep, it) in &mut items {
+        if let Item::Person(p) = it {
+            let one_word = !p.trim().contains(' ') && !p.starts_with('@');
+            if named && one_word && *sep == Sep::Slash {
+                *it = Item::Org(p.trim().to_string(), None);
+            } else if !one_word {
+                named = true;
+            }
+        }
+    }
+    items
 }
 
 fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
@@ -425,13 +570,13 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
         }
     };
     out.pieces = items.len();
-    for (sep, it) in items {
+    for (sep, it) in bodies_beside_names(items) {
         if sep == Sep::Via {
             after_via = true;
         }
         match it {
             Item::Person(p) => {
-                let p = p.trim().trim_end_matches('.').to_string();
+                let p = person_name(&p);
                 last_after_slash = sep == Sep::Slash && !p.contains(' ');
                 if !out
                     .people

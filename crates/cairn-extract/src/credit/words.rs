@@ -26,7 +26,9 @@ pub fn role(s: &str) -> Option<Role> {
         | "handout picture"
         | "courtesy"
         | "special arrangement" => Role::Handout,
-        "file" | "file photo" | "archivbild" | "archive" | "archivo" | "archives" => Role::File,
+        "file" | "file photo" | "archivbild" | "archivfoto" | "archive" | "archivo"
+        | "archives" | "photo d'archives" | "photo d'archive" | "foto de archivo"
+        | "foto archivo" => Role::File,
         "pool" | "pool photo" => Role::Pool,
         "staff" | "uncredited" | "-" | "photo" | "photos" | "foto" | "fotos" | "bild" | "image"
         | "picture" | "photo credit" | "credit" | "" => Role::Empty,
@@ -224,6 +226,15 @@ fn name_word(w: &str) -> bool {
     if first == '@' {
         return w.len() > 1;
     }
+    // `U.S.-backed`, `Kurdish-led`: an adjective before a body's name, not a name.
+    if [
+        "-backed", "-led", "-run", "-based", "-allied", "-aligned", "-linked", "-owned",
+    ]
+    .iter()
+    .any(|x| l.ends_with(x))
+    {
+        return false;
+    }
     if !first.is_alphabetic() {
         return false;
     }
@@ -281,10 +292,14 @@ pub fn word_spans(s: &str) -> Vec<(usize, usize)> {
 
 /// The longest run of words ending at word `end` (exclusive) that the table knows.
 pub fn org_ending_at(s: &str, w: &[(usize, usize)], end: usize) -> Option<(usize, &'static Org)> {
-    (end.saturating_sub(5)..end).find_map(|i| {
-        let text = &s[w[i].0..w[end - 1].1];
-        exact_case_org(text).map(|o| (i, o))
-    })
+    // (A run opening on a number is a date's year before the name, `2023 Pulse Nigeria`,
+    // not the name's own copyright year.)
+    (end.saturating_sub(5)..end)
+        .filter(|&i| !s[w[i].0..].starts_with(|c: char| c.is_ascii_digit()))
+        .find_map(|i| {
+            let text = &s[w[i].0..w[end - 1].1];
+            exact_case_org(text).map(|o| (i, o))
+        })
 }
 
 /// The longest run of words from word `start` that the table knows; returns its end.

@@ -12,17 +12,17 @@ use super::{Found, day_value};
 const MONTH: &str = r"(January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept\.?|Sep\.?|Oct\.?|Nov\.?|Dec\.?|JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER|JAN\.?|FEB\.?|MAR\.?|APR\.?|JUN\.?|JUL\.?|AUG\.?|SEPT\.?|SEP\.?|OCT\.?|NOV\.?|DEC\.?)";
 
 /// "November 6, 2016", "Nov.15, 2016", "Oct, 20, 2016", "March, 4, 2016", "April 19.
-/// 1995".
+/// 1995", "May 15,2013".
 static MDY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?-u:\b){MONTH},?\s*([0-9]{{1,2}})(?:st|nd|rd|th)?[,.]?\s+([0-9]{{4}})(?-u:\b)"
+        r"(?-u:\b){MONTH},?\s*([0-9]{{1,2}})(?:st|nd|rd|th)?(?:[,.]\s*|\s+)([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });
-/// "6 November 2016", "15-Mar-2012".
+/// "6 November 2016", "the 3rd of January, 2024", "15-Mar-2012".
 static DMY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})(?-u:\b)"
+        r"(?-u:\b)([0-9]{{1,2}})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH},?\s+|-{MONTH}-)([0-9]{{4}})(?-u:\b)"
     ))
     .unwrap()
 });

@@ -110,7 +110,7 @@ static TAKEN: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// Words that make a later sentence's date another event's.
 static BACKGROUND_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|qui|lequel|laquelle|depuis|dernier|avant|anniversaire|avait|quien|quienes|desde|antes|hace|aniversario|había|welche|seit|zuvor|vorher|Jahrestag|hatte|منذ|قبل|ذكرى)\b").unwrap()
+    Regex::new(r"(?i)\b(?:who|which|since|ago|died|killed|born|anniversary|earlier|last|previous|before|after|invaded|invasion|launched|erupted|struck|broke\s+out|qui|lequel|laquelle|depuis|dernier|avant|anniversaire|avait|quien|quienes|desde|antes|hace|aniversario|había|welche|seit|zuvor|vorher|Jahrestag|hatte|منذ|قبل|ذكرى)\b").unwrap()
 });
 /// What makes a date of the scene's own sentence another event's, read in the clause
 /// that leads to it: "since", a relative clause's verb right before it ("the boy, who
@@ -119,22 +119,34 @@ static CLAUSE_CUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:since|depuis|desde|seit|منذ)\b|\b(?:ago|until|till|born|anniversary\s+of(?:\s+\w+){0,4})\s+(?:in\s+|on\s+)?$|\b(?:who|which|that)\s+(?:(?:was|were|had|has|have|been|is|are)\s+){0,2}\w+(?:\s+\w+)?\s+(?:in|on)\s+$").unwrap()
 });
 
-/// Whether the clause leading to `d` in sentence `s` marks it as another event's date.
-fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
+/// The clause of sentence `s` that leads to `d`.
+fn clause_before<'a>(text: &'a str, s: Span, d: &DateValue) -> &'a str {
     let before = &text[s.start..d.span.start];
     let clause = before.rfind([',', ';', '(', '|', '—']).map_or(before, |p| {
         let mark = before[p..].chars().next().map_or(1, char::len_utf8);
         &before[p + mark..]
     });
     // "who was rescued in March 2017": the relative clause may hold a comma-free run.
-    let clause = if clause.trim().is_empty() {
+    if clause.trim().is_empty() {
         before
     } else {
         clause
-    };
-    // "A picture released by the agency (SANA) on ...": the release, not the scene.
-    CLAUSE_CUE.is_match(clause) || RELEASED.is_match(before)
+    }
 }
+
+/// Whether the clause leading to `d` in sentence `s` marks it as another event's date.
+fn background_clause(text: &str, s: Span, d: &DateValue) -> bool {
+    let before = &text[s.start..d.span.start];
+    // "A picture released by the agency (SANA) on ...": the release, not the scene.
+    CLAUSE_CUE.is_match(clause_before(text, s, d)) || RELEASED.is_match(before)
+}
+
+/// What makes a date give way to another of the same sentence: a clause that leads up to
+/// the scene ("after the storm of March 2, 2018, ..."), or a participle that tells the
+/// subject's past ("A boy rescued on January 4, 2017 plays ... on February 2, 2017").
+static SIDE_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:after|before|following|ahead\s+of|prior\s+to|après|avant|tras|después\s+de|antes\s+de|nachdem|بعد|قبل)\b|^\s*(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?[a-z]+ed\s+(?:on|in)\s+$").unwrap()
+});
 
 static RELEASED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:released|published|issued|distributed|provided)\s+by\s+[^,;]{0,80}?\s+(?:on|in)\s+$").unwrap()
@@ -178,17 +190,27 @@ pub fn choose(
         }
         is
     };
-    let first = scene
+    let firsts: Vec<&DateValue> = scene
         .iter()
+        .copied()
         .filter(|d| sentence_of(d) == Some(0))
         .filter(|d| !background(d, sentences[0], &NEVER))
-        .min_by_key(|d| d.precision);
+        .collect();
+    // A date in a side clause gives way to another of the sentence, when there is one.
+    let side = |d: &DateValue| SIDE_CUE.is_match(clause_before(text, sentences[0], d));
+    let first = firsts
+        .iter()
+        .filter(|d| !side(d))
+        .min_by_key(|d| d.precision)
+        .or_else(|| firsts.iter().min_by_key(|d| d.precision));
     if let Some(b) = first {
         return Some((*b).clone());
     }
     for d in &scene {
         let Some(si) = sentence_of(d) else { continue };
-        if si == 0 || background(d, sentences[si], &BACKGROUND_CUE) {
+        // A date alone in brackets at the end (`... ended." (10/01/2016)`) is the
+        // picture's closing note, not a word of the sentence it is glued to.
+        if si == 0 || (!closing_note(text, d) && background(d, sentences[si], &BACKGROUND_CUE)) {
             continue;
         }
         return Some((*d).clone());
@@ -201,6 +223,16 @@ pub fn choose(
         return Some(d.clone());
     }
     None
+}
+
+/// Whether `d` stands alone in the brackets that end the text.
+fn closing_note(text: &str, d: &DateValue) -> bool {
+    let before = text[..d.span.start].trim_end();
+    let after = text[d.span.end..].trim();
+    before.ends_with('(')
+        && after
+            .strip_prefix(')')
+            .is_some_and(|r| r.trim_matches('.').is_empty())
 }
 
 /// A pattern that matches nothing: the opening sentence's dates are judged by their
@@ -238,6 +270,10 @@ mod tests {
         assert_eq!(value("Seen in Homs on Nov. 6, 2016."), day("2016-11-06"));
         assert_eq!(value("Seen Sept. 20, 2012 in Homs."), day("2012-09-20"));
         assert_eq!(value("Seen on 6 November 2016 in Homs."), day("2016-11-06"));
+        assert_eq!(
+            value("Seen in Homs on the 3rd of January, 2024."),
+            day("2024-01-03")
+        );
         assert_eq!(
             value("In this photo taken on Wednesday, February 17, 2016, a man."),
             day("2016-02-17")
@@ -286,6 +322,10 @@ mod tests {
         );
         assert_eq!(value("A market in Sanaa, Nov.15, 2016."), day("2016-11-15"));
         assert_eq!(
+            value("A boy at the door. (Ann Kell, The Daily Item - May 15,2013)"),
+            day("2013-05-15")
+        );
+        assert_eq!(
             value("KHARKIV, UKRAINE - MAY 9: Women lay flowers on May 9, 2022 in Kharkiv."),
             day("2022-05-09")
         );
@@ -332,6 +372,42 @@ mod tests {
         assert_eq!(
             value("A man whose house was hit waits in Mosul on June 2, 2017."),
             day("2017-06-02")
+        );
+    }
+
+    #[test]
+    fn the_scene_is_the_later_date_after_a_side_clause() {
+        assert_eq!(
+            value(
+                "After the flood of May 2, 2019, families bail out homes in Beira on May 6, 2019."
+            ),
+            day("2019-05-06")
+        );
+        assert_eq!(
+            value("A girl freed on January 4, 2017 plays at home in Mosul on February 2, 2017."),
+            day("2017-02-02")
+        );
+        // The scene's own date first stays the date.
+        assert_eq!(
+            value("Men sweep glass on March 3, 2018, a day after the raid of March 2, 2018."),
+            day("2018-03-03")
+        );
+        // A closing date in brackets, whatever the sentence it is glued to says.
+        assert_eq!(
+            value("A man waits. His son, who was taken, never came home.\" (10/21/2016)"),
+            day("2016-10-21")
+        );
+        // A side clause's date alone is still the only date given.
+        assert_eq!(
+            value("After the flood of May 2, 2019, families bail out homes in Beira."),
+            day("2019-05-02")
+        );
+        // A Getty dateline, its year at the end of the text.
+        assert_eq!(
+            value(
+                "ODESA, UKRAINE - APRIL 2: A man walks past a burnt bus in Odesa, Ukraine, 2015."
+            ),
+            day("2015-04-02")
         );
     }
 
@@ -483,6 +559,17 @@ mod tests {
         assert_eq!(
             value(
                 "Mourners carry a coffin in Gaza. He was the brother of a man who died in combat on August 24, 2014."
+            ),
+            None
+        );
+        // The war's or the disaster's start, told after the scene, is background.
+        assert_eq!(
+            value("Soldiers rest near Izium. Russia invaded Ukraine on 24 February 2022."),
+            None
+        );
+        assert_eq!(
+            value(
+                "Rescuers dig in Adiyaman. The earthquake struck the region on February 6, 2023."
             ),
             None
         );

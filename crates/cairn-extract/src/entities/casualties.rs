@@ -8,7 +8,9 @@ use cairn_model::{Count, Span};
 
 use crate::text::Mask;
 use numbers::parse_count;
-use patterns::{BACKGROUND, COUNT_NEEDS, ELSEWHERE, Kind, PATTERNS, PERFECT, SUM};
+use patterns::{
+    BACKGROUND, COMPARED, COUNT_NEEDS, DEAD_LIST, ELSEWHERE, Kind, PATTERNS, PERFECT, SUM,
+};
 
 /// A count read from `span`: the number, and its hedge ("at least", "up to").
 fn count(hedge: Option<&str>, num: &str, text: &str, span: Span) -> Option<Count> {
@@ -47,7 +49,9 @@ fn sentence_of(text: &str, sentences: &[Span], span: Span) -> Span {
 fn is_background(text: &str, sentences: &[Span], c: &Count) -> bool {
     let span = c.span;
     let sent = sentence_of(text, sentences, span);
-    if ELSEWHERE.is_match(&text[sent.start..span.start]) {
+    if ELSEWHERE.is_match(&text[sent.start..span.start])
+        || COMPARED.is_match(&text[sent.start..span.start])
+    {
         return true;
     }
     let clause_start = text[sent.start..span.start]
@@ -55,8 +59,10 @@ fn is_background(text: &str, sentences: &[Span], c: &Count) -> bool {
         .map(|p| sent.start + p)
         .unwrap_or(sent.start);
     let end = span.end.min(sent.end).max(span.end);
+    // After the toll, "the deadliest attack since 2019" compares the scene's own event.
+    let after = &text[span.end..sent.end.max(span.end)];
     if BACKGROUND.is_match(&text[clause_start..end])
-        || BACKGROUND.is_match(&text[span.end..sent.end.max(span.end)])
+        || (BACKGROUND.is_match(after) && !COMPARED.is_match(after))
     {
         return true;
     }
@@ -135,10 +141,11 @@ fn group_span(c: &regex::Captures<'_>) -> Span {
     Span::new(start, end)
 }
 
-/// "two men and four children were killed": a list of counted people, summed.
+/// "two men and four children were killed", "the dead include two men and a boy": a
+/// list of counted people, summed.
 fn sums(text: &str) -> Vec<(Kind, Count)> {
     let mut out = Vec::new();
-    for c in SUM.captures_iter(text) {
+    for c in SUM.captures_iter(text).chain(DEAD_LIST.captures_iter(text)) {
         let g = c.get(0).unwrap();
         let list = c.name("list").unwrap().as_str();
         let mut total = 0u32;
@@ -146,6 +153,7 @@ fn sums(text: &str) -> Vec<(Kind, Count)> {
         let mut ok = true;
         for part in list.split([',']).flat_map(|p| p.split(" and ")) {
             let part = part.trim();
+            let part = part.strip_prefix("and ").unwrap_or(part);
             if part.is_empty() {
                 continue;
             }

@@ -141,11 +141,14 @@ pub fn parse_count(num: &str) -> Option<(u32, bool)> {
 }
 
 /// Words that end the noun phrase of a count: conjunctions ("12 people and wounded
-/// 30"), relative pronouns ("73 years who died") and units of time.
+/// 30"), relative pronouns ("73 years who died") and units of time; and superlatives,
+/// which pick one among others rather than count them ("one of the most seriously
+/// injured").
 pub fn ends_noun_phrase(w: &str) -> bool {
     matches!(
         &*lowered(w),
-        "and"
+        "most"
+            | "and"
             | "or"
             | "but"
             | "while"

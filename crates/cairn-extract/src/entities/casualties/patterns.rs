@@ -60,12 +60,11 @@ const AR_NUM: &str = r"[0-9\x{660}-\x{669}\x{6f0}-\x{6f9}]+(?:[,.\x{66c}][0-9\x{
 const AR_HEDGE: &str =
     r"ما\s+لا\s+يقل\s+عن|أكثر\s+من|اكثر\s+من|نحو|حوالي|حوالى|قرابة|ما\s+يزيد\s+(?:عن|على)";
 
-const EN_NEEDS: &str =
-    "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of";
+const EN_NEEDS: &str = "(?i)kill|dead|died|injur|wound|hurt|shot|bodies|toll|number of|execut|lives of|their lives|claim";
 const FR_NEEDS: &str = "(?i)mort|tué|bless|décéd|péri|tuant|la vie";
 const ES_NEEDS: &str = "(?i)muert|fallec|herid|asesin|mató|mataron|matando|murieron|hiri|la vida";
 const DE_NEEDS: &str = "(?i)tote|todesopfer|getötet|verletz|verwund|ums leben|tötete|starben";
-const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|قتيل|شهيد|شهداء|مصاب";
+const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|قتيل|شهيد|شهداء|مصاب|حصيلة";
 
 /// Edges of a word that the regex engine's fast automata can check on any text (a
 /// Unicode word boundary makes them give up on non-ASCII text): the edges of ASCII words,
@@ -119,7 +118,7 @@ fn english() -> Vec<Pattern> {
                 EN_NUM,
                 "(?:of\\s+)?[a-z]+",
                 r"were|was|have\s+been|had\s+been|are|been|reportedly|later",
-                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies",
+                r"killed|dead|died|injured|wounded|hurt|shot\s+(?:to\s+death|dead)|bodies|lost\s+their\s+lives|(?:being\s+)?treated\s+for\s+(?:their\s+)?(?:wounds|injuries)|recover(?:ing|ed)?\s+from\s+(?:their\s+)?(?:wounds|injuries)",
             ),
             EN_NEEDS,
             None,
@@ -132,6 +131,13 @@ fn english() -> Vec<Pattern> {
             ),
             EN_NEEDS,
             None,
+        ),
+        pattern(
+            format!(
+                r"(?i)(?-u:\b)(?P<k>claim(?:ed|ing|s))\s+(?:(?P<h>{EN_HEDGE})\s+)?(?P<n>{EN_NUM})\s+lives(?-u:\b)"
+            ),
+            EN_NEEDS,
+            Some(Kind::Killed),
         ),
         pattern(
             format!(
@@ -223,6 +229,29 @@ fn other_languages() -> Vec<Pattern> {
             AR_NEEDS,
             None,
         ),
+        // "the toll rose to 45": "ارتفعت حصيلة القتلى إلى 45", "la cifra de muertos
+        // asciende a 45", "die Zahl der Toten stieg auf 45".
+        pattern(
+            format!(
+                r"{LB}(?P<k>(?:حصيلة|عدد)\s+(?:القتلى|الضحايا|الشهداء|الوفيات|الجرحى|المصابين))\s+(?:\S+\s+){{0,8}}?(?:إلى|الى|بلغت|بلغ)\s+(?:(?P<h>{AR_HEDGE})\s+)?(?P<n>{AR_NUM}){RB}"
+            ),
+            AR_NEEDS,
+            None,
+        ),
+        pattern(
+            format!(
+                r"(?i){LB}(?P<k>(?:cifra|n[úu]mero|balance)\s+de\s+(?:muertos|fallecidos|heridos))\s+(?:\S+\s+){{0,8}}?(?:a|en|de)\s+(?:(?P<h>{ES_HEDGE})\s+)?(?P<n>{es_num}){RB}"
+            ),
+            ES_NEEDS,
+            None,
+        ),
+        pattern(
+            format!(
+                r"(?i){LB}(?P<k>Zahl\s+der\s+(?:Toten|Todesopfer|Verletzten))\s+(?:\S+\s+){{0,8}}?(?:auf|bei)\s+(?:(?P<h>{DE_HEDGE})\s+)?(?P<n>{de_num}){RB}"
+            ),
+            DE_NEEDS,
+            None,
+        ),
         pattern(
             before(
                 AR_HEDGE,
@@ -258,17 +287,38 @@ pub static SUM: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// "The dead include two men, three women and a child": a list of the dead, summed.
+pub static DEAD_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    let part = format!(r"(?:{EN_NUM}|an?)\s+(?:[a-z-]+\s+){{0,2}}?[a-z-]+");
+    Regex::new(&format!(
+        r"(?i)(?-u:\b)(?:the\s+)?(?P<k>dead|victims|wounded|injured)\s+(?:include[sd]?|were|are)\s+(?P<list>(?:{part}(?:\s*,\s*|\s+and\s+|,\s+and\s+))+{part})(?-u:\b)"
+    ))
+    .unwrap()
+});
+
 /// A war's or a country's running total, in any of the five languages.
 pub static BACKGROUND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(?:war|conflict|uprising|revolution)\s+(?:that|which)\s+(?:has|have|had)\b",
-        r"|\bnationwide\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b",
+        r"|\bnationwide\b|\bcountrywide\b|\b(?:across|throughout)\s+the\s+(?:country|nation)\b|\bsince\s+(?:the\s+(?:start|beginning|war|conflict)|20\d\d|19\d\d)\b",
         r"|\bso\s+far\b|\bin\s+total\b|\bsince\s+it\s+began\b",
+
         r"|\bsince\s+(?:mid-|early\s+|late\s+)?(?:January|February|March|April|May|June|July|August|September|October|November|December)\b",
         r"|\bevery\s+(?:day|week|month|year)\b|\bper\s+(?:day|week|month)\b|\ban\s+average\s+of\b",
         r"|\b(?:guerre|conflit)\s+qui\b|\bdepuis\s+(?:le\s+début|le\s+\d|\d)",
         r"|\bguerra\s+que\b|\bdesde\s+(?:el\s+(?:inicio|comienzo)|que\s+comenz)",
         r"|\bseit\s+(?:Beginn|Kriegsbeginn|Ausbruch)|منذ\s+(?:بدء|بداية|اندلاع)",
+    ))
+    .unwrap()
+});
+
+/// Words before a toll that make it another event's, one the scene is compared with
+/// ("a similar attack in March killed 30", "the deadliest since a bombing that killed
+/// 170"). After the toll they compare the scene's own event, and are not read.
+pub static COMPARED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b(?:similar|previous|earlier)\s+(?:attack|strike|bombing|blast|raid|massacre|quake|earthquake)\b",
+        r"|\b(?:deadliest|worst|bloodiest)\s+(?:\w+\s+){0,2}since\b",
     ))
     .unwrap()
 });

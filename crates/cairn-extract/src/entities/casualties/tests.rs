@@ -67,6 +67,11 @@ fn tolls_of_the_scene_only() {
         cas("His wife of 51 years who died in May was buried."),
         (None, None)
     );
+    // A superlative picks one person out; it counts no one.
+    assert_eq!(
+        cas("Ana Ruiz, one of the most badly injured students, rests at home."),
+        (None, None)
+    );
     // "Nearly" gives no low value.
     assert_eq!(cas("The blast wounded nearly 90 people."), (None, None));
 }
@@ -109,6 +114,84 @@ fn sums_and_phrasings() {
     assert_eq!(
         cas("A dozen people were wounded."),
         (None, Some((12, Some(12))))
+    );
+    // A list of the dead, summed.
+    assert_eq!(
+        cas("Neighbours wait outside. The dead include two men, three women and a child."),
+        (Some((6, Some(6))), None)
+    );
+    assert_eq!(
+        cas("The dead were two police officers and a driver, officials said."),
+        (Some((3, Some(3))), None)
+    );
+    assert_eq!(
+        cas("Two brothers and four cousins were killed in the strike on the farm."),
+        (Some((6, Some(6))), None)
+    );
+}
+
+#[test]
+fn lives_lost_and_claimed() {
+    assert_eq!(
+        cas("Divers search the lake. Twelve people lost their lives when the ferry sank."),
+        (Some((12, Some(12))), None)
+    );
+    assert_eq!(
+        cas("Firefighters douse the ruins. The blaze claimed at least 30 lives."),
+        (Some((30, None)), None)
+    );
+}
+
+#[test]
+fn tolls_of_events_compared_are_background() {
+    assert_eq!(
+        cas("A man mourns in Herat. A similar attack in March killed 30 people."),
+        (None, None)
+    );
+    assert_eq!(
+        cas(
+            "A man mourns in Herat. It was the deadliest attack since a bombing that killed 170 people."
+        ),
+        (None, None)
+    );
+    assert_eq!(
+        cas(
+            "A man mourns in Herat, where a bombing killed 12 people. Last year, a similar blast killed 40."
+        ),
+        (Some((12, Some(12))), None)
+    );
+    // After the toll, the comparison is of the scene's own event.
+    assert_eq!(
+        cas("A bombing killed 12 people in Herat, the deadliest attack since 2019."),
+        (Some((12, Some(12))), None)
+    );
+}
+
+#[test]
+fn the_treated_are_injured() {
+    assert_eq!(
+        cas("Medics wait at the gate. Three men were being treated for their wounds."),
+        (None, Some((3, Some(3))))
+    );
+    assert_eq!(
+        cas("Two men died and four others are recovering from injuries in the clinic."),
+        (Some((2, Some(2))), Some((4, Some(4))))
+    );
+}
+
+#[test]
+fn national_totals_are_background() {
+    assert_eq!(
+        cas("A man wades through a street in Sylhet. Across the country, 97 people have died."),
+        (None, None)
+    );
+    assert_eq!(
+        cas("Rescuers dig in Pokhara. Countrywide, the rains have killed 212 people."),
+        (None, None)
+    );
+    assert_eq!(
+        cas("A bus burns in Lahore. Nationwide, 31 people were injured in the protests."),
+        (None, None)
     );
 }
 
@@ -171,6 +254,22 @@ fn other_languages() {
             "Des enfants à Gaza. Plus de 9.000 personnes ont trouvé la mort depuis le début de la guerre."
         ),
         (None, None)
+    );
+}
+
+#[test]
+fn tolls_that_rose_to_a_figure() {
+    assert_eq!(
+        cas("رجال الإنقاذ في حلب. ارتفعت حصيلة القتلى إلى 45"),
+        (Some((45, Some(45))), None)
+    );
+    assert_eq!(
+        cas("Rescatistas en Alepo. La cifra de muertos asciende a 45."),
+        (Some((45, Some(45))), None)
+    );
+    assert_eq!(
+        cas("Rettungskräfte in Aleppo. Die Zahl der Verletzten stieg auf 45."),
+        (None, Some((45, Some(45))))
     );
 }
 
