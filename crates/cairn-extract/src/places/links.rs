@@ -41,6 +41,11 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
         if g_trim == "and" && shared && mentions[m + 1].role == Role::Weak {
             mentions[m + 1].role = mentions[m].role;
         }
+        // "the Netherlands take on Senegal", "Spain v Italy": both names are sides.
+        if super::roles::is_fixture_gap(gap) && !mentions[m].container {
+            mentions[m].role = Role::Team;
+            mentions[m + 1].role = Role::Team;
+        }
         if is_qualifying_gap(g_trim) {
             let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
                 matches!(

@@ -126,7 +126,8 @@ impl<'g> Resolver<'g> {
         );
         let mut warnings = Vec::new();
         let spots = self.spots(text, &mentions, unknown, &mut warnings);
-        let location = scene::choose(text, &spots, scene, &mut warnings);
+        let location = scene::choose(text, &spots, scene, &mut warnings)
+            .or_else(|| self.origin_country(text, &spots, &mut warnings));
         let mut places: Vec<Place> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         for s in spots {
@@ -141,6 +142,35 @@ impl<'g> Resolver<'g> {
             location,
             warnings,
         }
+    }
+
+    /// People who came from a town to a destination the gazetteer lacks (`from Saada
+    /// ... to the Zzyx settlement`) are most likely still in the town's country: that
+    /// country, with low confidence, rather than the town they left.
+    fn origin_country(
+        &self,
+        text: &str,
+        spots: &[Spot],
+        warnings: &mut Vec<String>,
+    ) -> Option<Place> {
+        let origin = spots
+            .iter()
+            .find(|s| s.role == Role::Origin && s.place.kind != PlaceKind::Country)?;
+        if !roles::names_destination(text) {
+            return None;
+        }
+        let cc = origin.place.country.as_deref()?;
+        let id = self.g.country(cc)?;
+        let mut place = self.to_place(id, &origin.place.text, origin.place.span);
+        place.confidence = Some(cairn_model::Confidence::Low);
+        let r = origin.reason;
+        place.reason = text.get(r.start..r.end).map(str::to_string);
+        warnings.push(format!(
+            "location {:?} is uncertain: the destination is not in the gazetteer; the \
+             country of the origin",
+            place.name
+        ));
+        Some(place)
     }
 
     /// Context: the countries the caption names, and those its demonyms imply.

@@ -122,3 +122,61 @@ fn a_background_country_gives_way_to_a_town_inside_it() {
     );
     assert_eq!(name, "Djibouti");
 }
+
+#[test]
+fn sides_in_a_game_are_never_the_scene() {
+    // A stadium the gazetteer lacks gives no point rather than a team's country.
+    for caption in [
+        "Fans wave flags before Japan take on Spain at Zzyx stadium. REUTERS/Jane Roe",
+        "Supporters sing as Morocco drew with Croatia at Zzyx Arena on Sunday. AFP",
+        "Ghana v Uruguay: a fan in face paint before kick-off. Jane Roe/Getty Images",
+    ] {
+        let r = extractor().extract(caption);
+        assert!(r.location.is_none(), "{caption:?}: {:?}", r.location);
+    }
+    // The city named beside the teams is the scene.
+    let (name, cc, _, _) = scene(
+        "Germany players line up as Germany face Japan at a stadium in Doha, Qatar. AP Photo/Jane Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Doha", "QA"));
+}
+
+#[test]
+fn an_origin_gives_way_to_a_destination_the_gazetteer_lacks() {
+    let r = extractor().extract(
+        "Two sisters from the northern town of Saada fled with their mother to the Zzyx \
+         settlement last year. Jane Roe/UNHCR",
+    );
+    // Not the town left; its country, with low confidence.
+    let p = r.location.expect("the origin's country");
+    assert_eq!(
+        (p.name.as_str(), p.kind),
+        ("Yemen", cairn_model::PlaceKind::Country)
+    );
+    assert_eq!(p.confidence, Some(Confidence::Low));
+    // Without a destination, the origin stays a low guess.
+    let (name, _, conf, _) = scene("A boy who fled Saada, Yemen, waits for food. Jane Roe/UNHCR");
+    assert_eq!((name.as_str(), conf), ("Sa'dah", Confidence::Low));
+}
+
+#[test]
+fn a_home_returned_to_and_a_fire_on_an_island_are_scenes() {
+    let (name, _, conf, _) =
+        scene("A family returned to their home in Raqqa after the fighting. Jane Roe/AFP");
+    assert_eq!(name, "Ar Raqqah");
+    assert_ne!(conf, Confidence::Low);
+    // `from` governs the fire, not the island.
+    let (name, cc, conf, _) =
+        scene("Smoke rises from a wildfire on the island of Rhodes, Greece, on Sunday. EPA");
+    assert_eq!((name.as_str(), cc.as_str()), ("Ródos", "GR"));
+    assert_ne!(conf, Confidence::Low);
+    // A house jumped from is no home left behind.
+    let (_, _, conf, _) =
+        scene("A man jumps from the roof of his house near Sanaa, Yemen, as water rises. AFP");
+    assert_ne!(conf, Confidence::Low);
+    // A home fled stays an origin.
+    let (name, _, _, _) = scene(
+        "A woman who fled from her home in Hodeidah rests at a school in Sanaa. REUTERS/Jane Roe",
+    );
+    assert_eq!(name, "Sanaa");
+}
