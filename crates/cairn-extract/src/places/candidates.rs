@@ -364,7 +364,7 @@ impl Scan<'_> {
         if !toks[end].cap && !self.lower_at(end).contains('-') && !is_arabic(self.word(end)) {
             return None;
         }
-        let start_byte = self.start_with_direction(k, end);
+        let (start_byte, unit) = self.start_with_direction(k, end);
         let raw = &self.text[start_byte..toks[end].span.end];
         let (name, possessive) = strip_possessive(raw);
         // "Syria's President": an actor; "Homs's Khalidiya": the place holding the next.
@@ -381,7 +381,7 @@ impl Scan<'_> {
         if possessive && !container && !part {
             return None;
         }
-        let folded = fold(name);
+        let folded = unit.unwrap_or_else(|| fold(name));
         if folded.is_empty() || (end == k && start_byte == toks[k].span.start && is_stop(&folded)) {
             return None;
         }
@@ -434,8 +434,9 @@ impl Scan<'_> {
     }
 
     /// "eastern Ghouta": a direction word before the run taken into the name when the
-    /// gazetteer knows the name with it.
-    fn start_with_direction(&self, k: usize, end: usize) -> usize {
+    /// gazetteer knows the name with it. "northern Kivu": the unit the gazetteer calls
+    /// `North Kivu`, when there is one; its folded name comes with the start.
+    fn start_with_direction(&self, k: usize, end: usize) -> (usize, Option<String>) {
         let toks = self.toks;
         if k > 0 {
             let prev = self.lower_at(k - 1);
@@ -447,11 +448,47 @@ impl Scan<'_> {
             {
                 let with = &self.text[toks[k - 1].span.start..toks[end].span.end];
                 if !self.g.exact(with).is_empty() {
-                    return toks[k - 1].span.start;
+                    return (toks[k - 1].span.start, None);
+                }
+                // A capitalised adjective may be a word of the run read before this
+                // sub-run: taken in again, the mentions would overlap.
+                let unit = (!toks[k - 1].cap)
+                    .then(|| self.direction_unit(prev, k, end))
+                    .flatten();
+                if let Some(unit) = unit {
+                    return (toks[k - 1].span.start, Some(unit));
                 }
             }
         }
-        toks[k].span.start
+        (toks[k].span.start, None)
+    }
+
+    /// The folded name of a unit that bears the compass point of `adjective` and the
+    /// name of tokens `k..=end` (`northern Kivu` → `north kivu`), if the gazetteer has
+    /// one: a province, district or region, never a town called so.
+    fn direction_unit(&self, adjective: &str, k: usize, end: usize) -> Option<String> {
+        let point = adjective.strip_suffix("ern")?;
+        let name = fold(&self.text[self.toks[k].span.start..self.toks[end].span.end]);
+        // "northern Gaza Strip": the unit may be named without the whole's kind word
+        // (`North Gaza`).
+        let shorter = (end > k)
+            .then(|| fold(&self.text[self.toks[k].span.start..self.toks[end - 1].span.end]));
+        [Some(name), shorter]
+            .into_iter()
+            .flatten()
+            .find_map(|name| {
+                let folded = format!("{point} {name}");
+                self.g
+                    .exact_folded(&folded)
+                    .iter()
+                    .any(|&c| {
+                        matches!(
+                            self.g.entry(c).kind,
+                            PlaceKind::Admin1 | PlaceKind::Admin2 | PlaceKind::Region
+                        )
+                    })
+                    .then_some(folded)
+            })
     }
 
     /// Exact matches; else, for a whole run, transliteration matches. When no exact

@@ -180,3 +180,28 @@ fn a_home_returned_to_and_a_fire_on_an_island_are_scenes() {
     );
     assert_eq!(name, "Sanaa");
 }
+
+#[test]
+fn a_northern_part_is_the_north_unit_when_there_is_one() {
+    let (name, cc, _, reason) =
+        scene("Displaced families queue for water in northern Kivu, Congo, on Monday. AFP");
+    assert_eq!((name.as_str(), cc.as_str()), ("Nord Kivu", "CD"));
+    assert_eq!(reason, "in northern Kivu, Congo");
+    let (name, _, _, _) =
+        scene("Soldiers patrol a market in northern Waziristan. REUTERS/Jane Roe");
+    assert_eq!(name, "North Wazīristān District");
+    // With no such unit, the whole is the place.
+    let (name, _, _, _) =
+        scene("Patients wait at a hospital in the northern Gaza Strip on Monday. AFP");
+    assert_eq!(name, "Gaza Strip");
+}
+
+#[test]
+fn a_capitalised_compass_word_in_a_list_of_regions_does_not_overlap() {
+    // Extraction must not fail on a run whose first word is a compass adjective.
+    let r = extractor().extract(
+        "Fire risk is extreme for Attica, the Peloponnese, Western Greece and southern \
+         Aegean on Monday. EPA/JOHN ROE",
+    );
+    assert_eq!(r.location.and_then(|p| p.country).as_deref(), Some("GR"));
+}
