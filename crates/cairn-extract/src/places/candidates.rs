@@ -322,6 +322,7 @@ impl Scan<'_> {
                     && !PARTICLES.contains(&w)
                     && demonym_country(w).is_none()
                     && kind_hint(w).is_none()
+                    && admin_kind(w).is_none()
                     && !is_settlement_word(w)
                     && w.len() > 1
                     && !w.chars().all(|c| c.is_ascii_digit())
@@ -396,6 +397,7 @@ impl Scan<'_> {
                 || w.chars().count() < 2
                 || demonym_country(w).is_some()
                 || kind_hint(w).is_some()
+                || admin_kind(w).is_some()
                 || is_settlement_word(w)
         }) {
             // "Region", "Province": a kind of place, not its name.
@@ -421,6 +423,14 @@ impl Scan<'_> {
         if fuzzy_from == 0 {
             if let Some((f, c)) = super::intl::inflected(self.g, name, &folded) {
                 (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
+            }
+        }
+        if let Some(own) = self.unit_word_after(end) {
+            self.add_units_named_as_towns(&mut candidates, &mut fuzzy_from);
+            if own {
+                // "Bong County" where the gazetteer lacks the county: not a town so
+                // called elsewhere.
+                self.keep_units(&mut candidates, &mut fuzzy_from);
             }
         }
         if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
@@ -489,6 +499,51 @@ impl Scan<'_> {
                     })
                     .then_some(folded)
             })
+    }
+
+    /// Whether the word after token `end` names an administrative unit's kind
+    /// (`Magwe Division`, `Kherson Oblast`, `Bong County`), and whether it is one of
+    /// [`admin_kind`]'s, which never end a town's name.
+    fn unit_word_after(&self, end: usize) -> Option<bool> {
+        let t = self.toks.get(end + 1)?;
+        let w = &self.text[t.span.start..t.span.end];
+        if admin_kind(w).is_some() {
+            Some(true)
+        } else {
+            (kind_hint(w) == Some(PlaceKind::Admin1)).then_some(false)
+        }
+    }
+
+    /// Keeps only the administrative units and regions among the candidates.
+    fn keep_units(&self, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        let unit = |c: &PlaceId| {
+            matches!(
+                self.g.entry(*c).kind,
+                PlaceKind::Admin1 | PlaceKind::Admin2 | PlaceKind::Region
+            )
+        };
+        *fuzzy_from = candidates[..*fuzzy_from].iter().filter(|c| unit(c)).count();
+        candidates.retain(unit);
+    }
+
+    /// "Magwe Division": a name the gazetteer knows only as a town's (an alternate
+    /// spelling of `Magway`) also names the province of that town that bears the same
+    /// name. Added as exact matches, after those already found.
+    fn add_units_named_as_towns(&self, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        let units: Vec<PlaceId> = candidates[..*fuzzy_from]
+            .iter()
+            .filter(|&&c| self.g.entry(c).kind == PlaceKind::Town)
+            .filter_map(|&c| {
+                let a = self.g.admin1_of(c)?;
+                (self.g.entry(a).folded == self.g.entry(c).folded).then_some(a)
+            })
+            .collect();
+        for a in units {
+            if !candidates.contains(&a) {
+                candidates.insert(*fuzzy_from, a);
+                *fuzzy_from += 1;
+            }
+        }
     }
 
     /// Exact matches; else, for a whole run, transliteration matches. When no exact
@@ -599,6 +654,7 @@ impl Scan<'_> {
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .unwrap_or_default();
         let hint = kind_hint(next_word)
+            .or_else(|| admin_kind(next_word))
             .or_else(|| {
                 word_refs
                     .get(1)
@@ -655,6 +711,17 @@ fn is_copula(w: &str) -> bool {
             | "fue"
             | "sigue"
     )
+}
+
+/// Kind words of administrative units that the shared kind table leaves out
+/// (`Magwe Division`, `Bong County`, `Fukushima Prefecture`): no part of the name. A
+/// county the gazetteer names with its kind word (`Sonoma County`) is found whole
+/// first; one it names without is a province (Liberia's, Kenya's).
+fn admin_kind(word: &str) -> Option<PlaceKind> {
+    match &*lowered(word) {
+        "division" | "prefecture" | "county" => Some(PlaceKind::Admin1),
+        _ => None,
+    }
 }
 
 /// Lower-case words after a possessive that name a part of the place

@@ -31,6 +31,32 @@ use roles::Role;
 use scene::Spot;
 use tokens::{Lower, Tok, strip_possessive, tokens};
 
+/// Whether the organisation found at `span` (`Magwe Division`) is an administrative
+/// unit: a name and the kind word `Division`, the name a province's (or a town's whose
+/// province bears its name) in a country the caption names. A military division is
+/// named so too (`Gaza Division`), so the country must be in the caption.
+pub(crate) fn names_admin_unit(g: &Gazetteer, text: &str, span: Span) -> bool {
+    let Some(name) = text[span.start..span.end].strip_suffix(" Division") else {
+        return false;
+    };
+    if name.split(' ').count() > 3 {
+        return false;
+    }
+    g.exact_folded(&fold(name)).iter().any(|&c| {
+        let e = g.entry(c);
+        let unit = match e.kind {
+            PlaceKind::Admin1 => true,
+            PlaceKind::Town => g
+                .admin1_of(c)
+                .is_some_and(|a| g.entry(a).folded == e.folded),
+            _ => false,
+        };
+        unit && g
+            .country(&e.country)
+            .is_some_and(|cc| text.contains(g.entry(cc).name.as_str()))
+    })
+}
+
 /// A capitalised run that names a place the gazetteer lacks.
 struct Unknown {
     /// The index of the first mention after it.

@@ -205,3 +205,36 @@ fn a_capitalised_compass_word_in_a_list_of_regions_does_not_overlap() {
     );
     assert_eq!(r.location.and_then(|p| p.country).as_deref(), Some("GR"));
 }
+
+#[test]
+fn a_kind_word_after_a_name_is_no_part_of_the_units_name() {
+    // A spelling the gazetteer knows only as the town's names its province too.
+    let (name, cc, _, _) = scene(
+        "Flooded paddy fields near a pagoda in Magwe Division, central Myanmar, on Monday. AFP",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Magway", "MM"));
+    let p = extractor()
+        .extract("Flooded paddy fields in Magwe Division, central Myanmar, on Monday. AFP")
+        .location
+        .expect("a location");
+    assert_eq!(p.kind, cairn_model::PlaceKind::Admin1);
+    let (name, _, _, _) =
+        scene("Workers clear debris in Fukushima Prefecture, Japan, on Friday. REUTERS/Jane Roe");
+    assert_eq!(name, "Fukushima");
+    let (name, _, _, _) = scene("A house burns in Sonoma County on Monday. REUTERS/Jane Roe");
+    assert_eq!(name, "Sonoma County");
+    // A county the gazetteer lacks is not a town so called in another country.
+    let r = extractor()
+        .extract("Nurses pray before their shift at the Bong County treatment centre. AFP");
+    assert!(
+        r.location
+            .as_ref()
+            .is_none_or(|p| p.country.as_deref() == Some("LR")),
+        "{:?}",
+        r.location
+    );
+    // A military division named after a place stays a unit of an army.
+    let r = extractor()
+        .extract("Soldiers of the army's Gaza Division patrol near the fence on Monday. AFP");
+    assert!(r.location.is_none(), "{:?}", r.location);
+}
