@@ -2,17 +2,16 @@
 //! locative preposition), each looked up in the gazetteer, with the words around them
 //! that say what role the place plays in the sentence.
 
-use std::borrow::Cow;
-
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
+use super::clause::{cue_start, words_before};
 use super::lexicon::{
     PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
     kind_hint,
 };
-use super::roles::{Role, modifiers_before, role_of};
+use super::roles::{Role, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::{Mask, lowered};
@@ -754,57 +753,5 @@ fn is_place_part(word: &str) -> bool {
             | "streets"
             | "largest"
             | "biggest"
-    )
-}
-
-/// The start of the clause before a mention, and its words in lower case, nearest first
-/// (at most eight; the elided French `d’`, `l’` read as `de`, `le`).
-fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
-    // Eight words lie well within the last few hundred bytes: the clause's start is
-    // looked for there, not back to the caption's start.
-    let mut from = before.len().saturating_sub(240);
-    while !before.is_char_boundary(from) {
-        from -= 1;
-    }
-    // The clause starts after its mark, which may be more than a byte long (`؛`).
-    let clause_start = before[from..]
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| matches!(c, '.' | ';' | ':' | '|' | '(' | '\n' | '؛'))
-        .map_or(from, |(p, c)| from + p + c.len_utf8());
-    let words = before[clause_start..]
-        .split_whitespace()
-        .rev()
-        .take(8)
-        .map(
-            |w| match lowered(w.trim_matches(|c: char| !c.is_alphanumeric())) {
-                Cow::Borrowed("d") => Cow::Borrowed("de"),
-                Cow::Borrowed("l") => Cow::Borrowed("le"),
-                w => w,
-            },
-        )
-        .take_while(|w| !w.is_empty())
-        .collect();
-    (clause_start, words)
-}
-
-/// Where the words that gave a mention its role begin: the preposition (with `north of`,
-/// `city of`, two words) and the articles after it; none for a bare name.
-fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> Option<usize> {
-    if role <= Role::Bare || words.is_empty() {
-        return None;
-    }
-    let skipped = modifiers_before(words);
-    let of = words
-        .get(skipped)
-        .is_some_and(|w| matches!(*w, "of" | "de" | "del" | "du" | "von"));
-    let take = (skipped + 1 + usize::from(of && words.len() > skipped + 1)).min(words.len());
-    Some(
-        before
-            .trim_end()
-            .rmatch_indices(char::is_whitespace)
-            .nth(take - 1)
-            .map_or(clause_start, |(p, _)| p + 1)
-            .max(clause_start),
     )
 }

@@ -4,6 +4,7 @@
 
 mod arabic;
 mod candidates;
+mod clause;
 mod intl;
 #[cfg(test)]
 mod intl_tests;
