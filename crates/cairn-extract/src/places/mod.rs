@@ -10,6 +10,7 @@ mod intl;
 mod intl_tests;
 mod lexicon;
 mod links;
+mod nearby;
 mod relative;
 mod resolve;
 mod roles;
@@ -139,6 +140,7 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
+        nearby::prefer_near_namesakes(self.g, &mut mentions);
         relative::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(

@@ -238,3 +238,19 @@ fn a_kind_word_after_a_name_is_no_part_of_the_units_name() {
         .extract("Soldiers of the army's Gaza Division patrol near the fence on Monday. AFP");
     assert!(r.location.is_none(), "{:?}", r.location);
 }
+
+#[test]
+fn of_namesakes_the_one_near_the_other_places_named_is_meant() {
+    // Two Greek villages share the name; the one by Nafplio and Argos is meant, though
+    // they are named after it.
+    let (name, _, _, _) =
+        scene("Firefighters battle flames near Metochi. Smoke was seen in Argos and Nafplio. EPA");
+    assert_eq!(name, "Metókhion");
+    let (name, _, _, _) = scene(
+        "A wildfire burns near Metochi on Sunday, as firefighters from Nafplio, Greece, arrive. EPA",
+    );
+    assert_eq!(name, "Metókhion");
+    // Alone, the name keeps the namesake the context gives it.
+    let (name, _, _, _) = scene("A wildfire burns near Metochi, Greece, on Sunday. EPA");
+    assert_eq!(name, "Metóchi");
+}
