@@ -13,8 +13,11 @@ use super::lexicon::{
 };
 use super::roles::{Role, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
+use super::scan_words::{
+    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, spelled_in_latin,
+};
 use super::tokens::{Lower, Tok, strip_possessive};
-use crate::text::{Mask, lowered};
+use crate::text::Mask;
 
 /// A mention: a stretch of text that names (or seems to name) a place.
 #[derive(Debug, Clone)]
@@ -54,64 +57,6 @@ impl Mention {
             .position(|&x| x == c)
             .is_some_and(|i| i < self.fuzzy_from)
     }
-}
-
-/// Arabic prepositions and place-kind words after which a place name follows.
-const ARABIC_CUES: &[&str] = &[
-    "في",
-    "قرب",
-    "بالقرب",
-    "من",
-    "مدينه",
-    "مدينة",
-    "بلده",
-    "بلدة",
-    "حي",
-    "محافظه",
-    "محافظة",
-    "ريف",
-    "مخيم",
-    "شمال",
-    "جنوب",
-    "شرق",
-    "غرب",
-    "منطقه",
-    "منطقة",
-    "قريه",
-    "قرية",
-    "عند",
-    "بلدات",
-    "مدن",
-    "بمدينة",
-    "بمدينه",
-    "ببلدة",
-    "ببلده",
-    "بمنطقة",
-    "بمنطقه",
-    "بقرية",
-    "بقريه",
-    "بمحافظة",
-    "بمحافظه",
-    "بريف",
-    "بحي",
-    "بمخيم",
-    "وسط",
-    "شمالي",
-    "جنوبي",
-    "شرقي",
-    "غربي",
-];
-
-/// Whether an Arabic word says a place name follows (kind words with letters glued on
-/// and the prepositions that place are read by [`super::arabic`]).
-fn is_arabic_cue(word: &str) -> bool {
-    ARABIC_CUES.contains(&word) || super::arabic::is_cue(word)
-}
-
-fn is_arabic(word: &str) -> bool {
-    word.chars()
-        .next()
-        .is_some_and(|c| ('\u{0600}'..='\u{06FF}').contains(&c))
 }
 
 /// One caption's scan for mentions.
@@ -417,7 +362,7 @@ impl Scan<'_> {
         {
             return None;
         }
-        let (mut candidates, mut fuzzy_from) = self.lookup(&folded, whole_run);
+        let (mut candidates, mut fuzzy_from, same_sounding) = self.lookup(&folded, whole_run);
         let mut folded = folded;
         if fuzzy_from == 0 {
             if let Some((f, c)) = super::intl::inflected(self.g, name, &folded) {
@@ -435,10 +380,14 @@ impl Scan<'_> {
         if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
             super::arabic::keep_well_known(self.g, &mut candidates, &mut fuzzy_from);
         }
-        if candidates.is_empty() {
-            return None;
-        }
         let span = Span::new(start_byte, start_byte + name.len());
+        if candidates.is_empty() {
+            // "Brzegi" beside `Brzeg`, "Tora Bora" beside `Tora`: a name the gazetteer
+            // lacks, held as one mention that names no place, so that no part of it is
+            // read as one and a place the gazetteer lacks is looked for there.
+            let m = self.surroundings(span, name, folded, same_sounding, 0, container);
+            return (!m.candidates.is_empty()).then_some(Mention { partial: true, ..m });
+        }
         Some(self.surroundings(span, name, folded, candidates, fuzzy_from, container))
     }
 
@@ -548,10 +497,12 @@ impl Scan<'_> {
     /// Exact matches; else, for a whole run, transliteration matches. When no exact
     /// match lies in a country the caption names, transliteration matches that do are
     /// added after them (`Jenin` in a caption about the West Bank is `Janīn`).
-    fn lookup(&self, folded: &str, whole_run: bool) -> (Vec<PlaceId>, usize) {
+    /// Also gives the same-sounding places of Latin-script countries left out (see
+    /// [`spelled_in_latin`]).
+    fn lookup(&self, folded: &str, whole_run: bool) -> (Vec<PlaceId>, usize, Vec<PlaceId>) {
         let exact = self.g.exact_folded(folded);
         if folded.len() < 4 || !whole_run {
-            return (exact.to_vec(), exact.len());
+            return (exact.to_vec(), exact.len(), Vec::new());
         }
         let in_context = |c: &PlaceId| self.context.contains_key(self.g.entry(*c).country.as_str());
         // A city or a region bearing the name as its own is meant, wherever it is.
@@ -564,22 +515,33 @@ impl Scan<'_> {
         if !exact.is_empty()
             && (self.context.is_empty() || exact.iter().any(in_context) || exact.iter().any(known))
         {
-            return (exact.to_vec(), exact.len());
+            return (exact.to_vec(), exact.len(), Vec::new());
         }
         let mut v = exact.to_vec();
         let n = v.len();
         if n == 0 && self.opens_with_country(folded) {
             // "China Young children": a country's name and other words, not a
             // misspelt place.
-            return (v, n);
+            return (v, n, Vec::new());
         }
-        let fuzzy = self.g.fuzzy_folded(folded);
+        // A name written in Latin letters is no transliteration of a place whose own
+        // name is in Latin letters too: `Brzegi` is not a variant of `Brzeg`.
+        let latin = folded.is_ascii();
+        let (fuzzy, same_sounding): (Vec<PlaceId>, Vec<PlaceId>) = self
+            .g
+            .fuzzy_folded(folded)
+            .iter()
+            .partition(|&&c| !(latin && spelled_in_latin(&self.g.entry(c).country)));
         if n == 0 {
-            v.extend_from_slice(fuzzy);
+            v.extend(fuzzy);
         } else {
-            v.extend(fuzzy.iter().filter(|c| in_context(c) && !exact.contains(c)));
+            v.extend(
+                fuzzy
+                    .into_iter()
+                    .filter(|c| in_context(c) && !exact.contains(c)),
+            );
         }
-        (v, n)
+        (v, n, same_sounding)
     }
 
     /// Whether a run of several words begins with a country's own name.
@@ -690,68 +652,4 @@ fn next_word_of(text: &str, span: Span) -> &str {
         .next()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .unwrap_or_default()
-}
-
-/// Verbs of being and their auxiliaries in the four Latin-script languages.
-fn is_copula(w: &str) -> bool {
-    matches!(
-        w,
-        "is" | "was"
-            | "has"
-            | "had"
-            | "remains"
-            | "ist"
-            | "war"
-            | "bleibt"
-            | "est"
-            | "était"
-            | "reste"
-            | "es"
-            | "fue"
-            | "sigue"
-    )
-}
-
-/// Kind words of administrative units that the shared kind table leaves out
-/// (`Magwe Division`, `Bong County`, `Fukushima Prefecture`): no part of the name. A
-/// county the gazetteer names with its kind word (`Sonoma County`) is found whole
-/// first; one it names without is a province (Liberia's, Kenya's).
-fn admin_kind(word: &str) -> Option<PlaceKind> {
-    match &*lowered(word) {
-        "division" | "prefecture" | "county" => Some(PlaceKind::Admin1),
-        _ => None,
-    }
-}
-
-/// Lower-case words after a possessive that name a part of the place
-/// (`Kabul's old city`, `Khartoum's airport`).
-fn is_place_part(word: &str) -> bool {
-    matches!(
-        word,
-        "old"
-            | "airport"
-            | "outskirts"
-            | "suburbs"
-            | "suburb"
-            | "centre"
-            | "center"
-            | "downtown"
-            | "port"
-            | "countryside"
-            | "northern"
-            | "southern"
-            | "eastern"
-            | "western"
-            | "northeastern"
-            | "northwestern"
-            | "southeastern"
-            | "southwestern"
-            | "central"
-            | "main"
-            | "historic"
-            | "city"
-            | "streets"
-            | "largest"
-            | "biggest"
-    )
 }

@@ -15,6 +15,7 @@ mod relative;
 mod resolve;
 mod roles;
 mod runs;
+mod scan_words;
 mod scene;
 #[cfg(test)]
 mod scene_tests;

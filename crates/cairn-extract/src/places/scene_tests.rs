@@ -254,3 +254,23 @@ fn of_namesakes_the_one_near_the_other_places_named_is_meant() {
     let (name, _, _, _) = scene("A wildfire burns near Metochi, Greece, on Sunday. EPA");
     assert_eq!(name, "Metóchi");
 }
+
+#[test]
+fn a_latin_name_is_no_variant_of_another_latin_name() {
+    // A Polish village the gazetteer lacks is not a same-sounding town far away: the
+    // country, with low confidence.
+    let p = extractor()
+        .extract("Pilgrims pray at a field in Brzegi, Poland, on Sunday. EPA/JANE ROE")
+        .location
+        .expect("the country");
+    assert_eq!(
+        (p.name.as_str(), p.confidence),
+        ("Poland", Some(Confidence::Low))
+    );
+    // Nor is a part of the unknown name read as a place.
+    let r = extractor().extract("Students walk across the Seton Hall campus on Monday. AP");
+    assert!(r.location.is_none(), "{:?}", r.location);
+    // Transliterations still find their place.
+    let (name, _, _, _) = scene("Smoke rises over the town of Tel Tamr, Syria, on Monday. AFP");
+    assert_eq!(name, "Tall Tamr");
+}
