@@ -274,3 +274,15 @@ fn a_latin_name_is_no_variant_of_another_latin_name() {
     let (name, _, _, _) = scene("Smoke rises over the town of Tel Tamr, Syria, on Monday. AFP");
     assert_eq!(name, "Tall Tamr");
 }
+
+#[test]
+fn an_island_holds_the_village_named_on_it() {
+    // No village of that name lies on the island: not a namesake on the mainland, but
+    // the island's town, with low confidence.
+    let (name, _, conf, _) =
+        scene("A plane drops water on a fire in Metochi village, on Rhodes island, Greece. EPA");
+    assert_eq!((name.as_str(), conf), ("Ródos", Confidence::Low));
+    let (name, _, _, _) =
+        scene("A plane drops water on a fire in Lindos village, on Rhodes island, Greece. EPA");
+    assert_eq!(name, "Líndos");
+}
