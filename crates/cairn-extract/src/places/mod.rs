@@ -155,7 +155,7 @@ impl<'g> Resolver<'g> {
                 }),
         );
         let mut warnings = Vec::new();
-        let spots = self.spots(text, &mentions, unknown, &mut warnings);
+        let spots = self.spots(text, &mentions, unknown, &context, &mut warnings);
         let location = scene::choose(text, &spots, scene, &mut warnings)
             .or_else(|| self.origin_country(text, &spots, &mut warnings));
         let mut places: Vec<Place> = Vec::new();
@@ -241,6 +241,7 @@ impl<'g> Resolver<'g> {
         text: &str,
         mentions: &[Mention],
         unknown: Vec<Unknown>,
+        context: &Context<'_>,
         warnings: &mut Vec<String>,
     ) -> Vec<Spot> {
         let mut out = Vec::new();
@@ -254,10 +255,12 @@ impl<'g> Resolver<'g> {
         surroundings.extend(unknown.iter().filter(|u| u.relative).map(|u| u.next));
         for (mi, m) in mentions.iter().enumerate() {
             let Some(c) = m.chosen else { continue };
+            let dateline = scene::is_dateline(text, mentions, mi);
             out.push(Spot {
+                passing: !dateline && self.in_passing(mentions, m, c, context),
                 place: self.to_place(c, &m.text, m.span),
                 role: m.role,
-                dateline: scene::is_dateline(text, mentions, mi),
+                dateline,
                 qualified: m.followed_by.is_some()
                     || m.relative
                     || m.within.is_some_and(|w| mentions[w].container),
@@ -304,6 +307,7 @@ impl<'g> Resolver<'g> {
                 self.g.entry(e).name
             ));
             out.push(Spot {
+                passing: false,
                 place: self.to_place(e, &name, span),
                 role: role.max(Role::Bare),
                 dateline: false,
@@ -317,6 +321,45 @@ impl<'g> Resolver<'g> {
         }
         out.sort_by_key(|s| s.place.span.start);
         out
+    }
+
+    /// Whether mention `m`, resolved to `c`, is a small town named in passing by one
+    /// word: after no word that places it (`in`, `near`, a kind word), qualified by
+    /// nothing, outside every country the caption names or holds a city or province of.
+    /// Such a name is a person's as often as a town's (`plays with Ann`, `Fisher
+    /// arrives`): no scene.
+    fn in_passing(
+        &self,
+        mentions: &[Mention],
+        m: &Mention,
+        c: PlaceId,
+        context: &Context<'_>,
+    ) -> bool {
+        let e = self.g.entry(c);
+        let named = |cc: &str| {
+            context.contains_key(cc)
+                || mentions
+                    .iter()
+                    .filter(|n| n.span != m.span)
+                    .filter_map(|n| n.chosen)
+                    .any(|o| {
+                        let o = self.g.entry(o);
+                        o.country == cc
+                            && (o.population >= 100_000
+                                || matches!(o.kind, PlaceKind::Admin1 | PlaceKind::Region))
+                    })
+        };
+        m.role <= Role::Weak
+            && !m.text.contains(' ')
+            && m.hint.is_none()
+            && m.followed_by.is_none()
+            && m.within.is_none()
+            && matches!(
+                e.kind,
+                PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
+            )
+            && e.population < 100_000
+            && !named(&e.country)
     }
 
     /// Whether the run of capitals `span`, beginning at token `i`, follows a locative

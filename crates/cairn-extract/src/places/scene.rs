@@ -24,6 +24,8 @@ pub(super) struct Spot {
     pub(super) hinted: bool,
     /// The words that gave the role, up to the end of what qualifies it.
     pub(super) reason: Span,
+    /// A small town named in passing, outside the caption's countries: no scene.
+    pub(super) passing: bool,
 }
 
 impl Spot {
@@ -159,11 +161,15 @@ pub(super) fn choose(
     // an origin when the caption names where people went (`fled ... to the Zzyx
     // settlement`), even a destination the gazetteer lacks.
     let destination = std::cell::OnceCell::new();
-    let scene_spots = spots.iter().enumerate().filter(|(_, s)| match s.role {
-        Role::Name | Role::Team | Role::Border => false,
-        Role::Origin => !*destination.get_or_init(|| super::roles::names_destination(text)),
-        _ => true,
-    });
+    let scene_spots = spots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.passing)
+        .filter(|(_, s)| match s.role {
+            Role::Name | Role::Team | Role::Border => false,
+            Role::Origin => !*destination.get_or_init(|| super::roles::names_destination(text)),
+            _ => true,
+        });
     let best = scene_spots.max_by(|(ia, a), (ib, b)| {
         let key = |i: usize, s: &Spot| {
             (

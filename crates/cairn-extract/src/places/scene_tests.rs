@@ -286,3 +286,24 @@ fn an_island_holds_the_village_named_on_it() {
         scene("A plane drops water on a fire in Lindos village, on Rhodes island, Greece. EPA");
     assert_eq!(name, "Líndos");
 }
+
+#[test]
+fn a_small_town_named_in_passing_by_one_word_is_no_scene() {
+    // First names that are also small towns somewhere.
+    for caption in [
+        "Before school, Melissa braids her hair as her brother watches. (Jane Roe/The Star)",
+        "Rich says he looks forward to bed at night. (John Roe/The Daily News)",
+        "After three days of lines, Fisher arrives at basic training. (Jane Roe/The Star)",
+    ] {
+        let r = extractor().extract(caption);
+        assert!(r.location.is_none(), "{caption:?}: {:?}", r.location);
+    }
+    // A town in a country the caption holds a city of stays.
+    let (name, _, _, _) =
+        scene("Kampf um Irpin, einen Vorort von Kiew: ein Haus brennt. Foto: Jane Roe/AP");
+    assert_eq!(name, "Irpin");
+    // So does a name of two words.
+    let (name, _, _, _) =
+        scene("Riders race on the streets of Mission Viejo. (Jane Roe/The Register)");
+    assert_eq!(name, "Mission Viejo");
+}
