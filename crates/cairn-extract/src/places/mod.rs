@@ -141,6 +141,7 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
+        nearby::keep_inside_province(self.g, text, &mut mentions);
         nearby::prefer_near_namesakes(self.g, &mut mentions);
         relative::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);

@@ -1,11 +1,13 @@
 //! Namesakes chosen by their neighbours: when several gazetteer places share a mention's
 //! name, the one near the other places the caption names (or held by one) is meant,
-//! whatever their order in the text.
+//! whatever their order in the text; a place qualified by its province (`X, Calif.`) is
+//! the namesake inside it or none.
 
 use cairn_gazetteer::{Gazetteer, PlaceId};
 use cairn_model::PlaceKind;
 
 use super::candidates::Mention;
+use super::links::is_qualifying_gap;
 use super::roles::Role;
 
 /// How far (km) a neighbour may lie from a namesake and still speak for it.
@@ -75,4 +77,36 @@ pub(super) fn prefer_near_namesakes(g: &Gazetteer, mentions: &mut [Mention]) {
 /// Whether `a` and `b` lie near each other, or one holds the other.
 fn near(g: &Gazetteer, a: PlaceId, b: PlaceId) -> bool {
     g.contains(a, b) || g.contains(b, a) || g.distance_km(a, b) < NEAR_KM
+}
+
+/// `X, Calif.`, `X, Idlib province`: the province that qualifies a place holds it. A
+/// namesake elsewhere (a German `Ettersburg` for `Ettersburg, Calif.`) gives way to the
+/// one inside, or to none, so that the place the gazetteer lacks falls back to the
+/// province. Only provinces: a country after a comma may not hold the place in the
+/// gazetteer's terms (`Hong Kong, China`), nor a region drawn by hand. A city under its
+/// own name is surer than the province read after it (`Goma, Zaire` is no province of
+/// Angola's).
+pub(super) fn keep_inside_province(g: &Gazetteer, text: &str, mentions: &mut [Mention]) {
+    for mi in 0..mentions.len().saturating_sub(1) {
+        let (Some(c), Some(p)) = (mentions[mi].chosen, mentions[mi + 1].chosen) else {
+            continue;
+        };
+        let gap = text[mentions[mi].span.end..mentions[mi + 1].span.start].trim();
+        let province = g.entry(p).kind == PlaceKind::Admin1;
+        if !province || !is_qualifying_gap(gap) || c == p || g.contains(p, c) {
+            continue;
+        }
+        let e = g.entry(c);
+        let city = e.population >= 100_000 && e.folded == mentions[mi].folded;
+        if e.kind == PlaceKind::Country || city {
+            continue;
+        }
+        let m = &mentions[mi];
+        mentions[mi].chosen = m
+            .candidates
+            .iter()
+            .copied()
+            .filter(|&x| x != p && g.contains(p, x))
+            .max_by_key(|&x| (m.exact_at(x), g.entry(x).population));
+    }
 }

@@ -307,3 +307,15 @@ fn a_small_town_named_in_passing_by_one_word_is_no_scene() {
         scene("Riders race on the streets of Mission Viejo. (Jane Roe/The Register)");
     assert_eq!(name, "Mission Viejo");
 }
+
+#[test]
+fn a_place_qualified_by_its_province_lies_inside_it() {
+    // The gazetteer's only Ettersburg is German: not it, but the state, unsure.
+    let (name, cc, conf, _) =
+        scene("Crews rest after a long day on the fire line in Ettersburg, Calif. (Jane Roe/AP)");
+    assert_eq!((name.as_str(), cc.as_str()), ("California", "US"));
+    assert_eq!(conf, Confidence::Low);
+    // A namesake inside the province is kept.
+    let (name, _, _, _) = scene("Flood water covers a street in Chester, Pa., on Monday. AP");
+    assert_eq!(name, "Chester");
+}
