@@ -45,11 +45,12 @@ pub(super) fn prefer_near_namesakes(g: &Gazetteer, mentions: &mut [Mention]) {
         if neighbours.is_empty() {
             continue;
         }
-        let support = |c: PlaceId| {
+        let support = |c: PlaceId| -> usize {
             neighbours
                 .iter()
-                .filter(|&&n| n != c && near(g, c, n))
-                .count()
+                .filter(|&&n| n != c)
+                .map(|&n| nearness(g, c, n))
+                .sum()
         };
         // Only namesakes of the chosen one's kind matched as it was (exact or by
         // transliteration), and inside what follows it when that holds the chosen
@@ -74,9 +75,14 @@ pub(super) fn prefer_near_namesakes(g: &Gazetteer, mentions: &mut [Mention]) {
     }
 }
 
-/// Whether `a` and `b` lie near each other, or one holds the other.
-fn near(g: &Gazetteer, a: PlaceId, b: PlaceId) -> bool {
-    g.contains(a, b) || g.contains(b, a) || g.distance_km(a, b) < NEAR_KM
+/// How much `b` speaks for `a`: more when one holds the other than when they only lie
+/// near each other (the Rafah inside the Gaza Strip, not the one across the border).
+fn nearness(g: &Gazetteer, a: PlaceId, b: PlaceId) -> usize {
+    if g.contains(a, b) || g.contains(b, a) {
+        2
+    } else {
+        usize::from(g.distance_km(a, b) < NEAR_KM)
+    }
 }
 
 /// `X, Calif.`, `X, Idlib province`: the province that qualifies a place holds it. A

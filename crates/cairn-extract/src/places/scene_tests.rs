@@ -319,3 +319,17 @@ fn a_place_qualified_by_its_province_lies_inside_it() {
     let (name, _, _, _) = scene("Flood water covers a street in Chester, Pa., on Monday. AP");
     assert_eq!(name, "Chester");
 }
+
+#[test]
+fn a_namesake_held_by_a_named_region_beats_one_only_near_it() {
+    // Two towns called Rafah lie a few km apart across a border; the Gaza Strip named
+    // beside it (`northern Gaza`) holds one of them.
+    let p = extractor()
+        .extract(
+            "Newborns were moved from a hospital in northern Gaza to one in Rafah. \
+             Officials in Gaza and Egypt said more would follow. AP",
+        )
+        .location
+        .expect("a location");
+    assert_eq!(p.country.as_deref(), Some("PS"), "{p:?}");
+}
