@@ -333,3 +333,25 @@ fn a_namesake_held_by_a_named_region_beats_one_only_near_it() {
         .expect("a location");
     assert_eq!(p.country.as_deref(), Some("PS"), "{p:?}");
 }
+
+#[test]
+fn unknown_places_in_x_country_fall_back_to_the_country() {
+    // A camp in a town, neither in the gazetteer: the country, unsure, never a
+    // same-sounding town.
+    let r = extractor().extract(
+        "A child looks on from a muddy road in Zzyx Two camp in Zzyxa, Syria, on Monday. AFP",
+    );
+    let p = r.location.expect("the country");
+    assert_eq!(
+        (p.name.as_str(), p.confidence),
+        ("Syria", Some(Confidence::Low))
+    );
+    assert!(
+        r.warnings.iter().any(|w| w.contains("Zzyxa")),
+        "{:?}",
+        r.warnings
+    );
+    let (name, _, conf, _) =
+        scene("A woman sits in a room damaged by shelling in Zzyxa, Ethiopia. JOHN ROE / AFP");
+    assert_eq!((name.as_str(), conf), ("Ethiopia", Confidence::Low));
+}
