@@ -14,7 +14,8 @@ use super::lexicon::{
 use super::roles::{Role, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::scan_words::{
-    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, spelled_in_latin,
+    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, opens_with_arabic_head,
+    spelled_in_latin,
 };
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::Mask;
@@ -533,6 +534,13 @@ impl Scan<'_> {
             .iter()
             .partition(|&&c| !(latin && spelled_in_latin(&self.g.entry(c).country)));
         if n == 0 {
+            // "the town of Tel Tamr" is `Tall Tamr`: a name of several words opened by
+            // an Arabic word for a hill, a monastery, a village or a spring, whose one
+            // transliteration match is that place, counts as matched exactly (still
+            // read in the caption's country when it names one).
+            if fuzzy.len() == 1 && opens_with_arabic_head(folded) {
+                return (fuzzy, 1, same_sounding);
+            }
             v.extend(fuzzy);
         } else {
             v.extend(

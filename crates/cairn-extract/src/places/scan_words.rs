@@ -201,3 +201,43 @@ pub(super) fn is_place_part(word: &str) -> bool {
             | "biggest"
     )
 }
+
+/// Whether a folded name of several words opens with an Arabic head word that names a
+/// kind of place (`tel`, `deir`, `kafr`, `jabal`, `ain`, `beit`, `khan`, `ras`, `wadi`,
+/// `qasr` and their spellings) or the article: names whose spellings vary with the
+/// transliteration, not names of other places.
+pub(super) fn opens_with_arabic_head(folded: &str) -> bool {
+    let Some((first, _)) = folded.split_once(' ') else {
+        return false;
+    };
+    matches!(
+        first,
+        "tel"
+            | "tell"
+            | "tal"
+            | "tall"
+            | "deir"
+            | "dayr"
+            | "dair"
+            | "der"
+            | "kafr"
+            | "kfar"
+            | "kafar"
+            | "jabal"
+            | "jebel"
+            | "jabel"
+            | "ain"
+            | "ayn"
+            | "ein"
+            | "beit"
+            | "bayt"
+            | "bait"
+            | "khan"
+            | "ras"
+            | "wadi"
+            | "qasr"
+            | "kasr"
+            | "al"
+            | "el"
+    )
+}

@@ -355,3 +355,14 @@ fn unknown_places_in_x_country_fall_back_to_the_country() {
         scene("A woman sits in a room damaged by shelling in Zzyxa, Ethiopia. JOHN ROE / AFP");
     assert_eq!((name.as_str(), conf), ("Ethiopia", Confidence::Low));
 }
+
+#[test]
+fn an_arabic_name_of_several_words_is_found_in_any_spelling() {
+    // No country named: the one transliteration match of a name opened by `Tel`,
+    // `Deir` and the like is that place.
+    let (name, cc, _, _) =
+        scene("Smoke rises over the town of Tel Tamr on Monday. REUTERS/John Roe");
+    assert_eq!((name.as_str(), cc.as_str()), ("Tall Tamr", "SY"));
+    let (name, _, _, _) = scene("Fighters rest in the village of Deir Hafer on Monday. AFP");
+    assert_eq!(name, "Dayr Ḩāfir");
+}
