@@ -234,6 +234,13 @@ impl Scan<'_> {
         if arabic || out.len() == first {
             return;
         }
+        if self.small_places_side_by_side(&out[first..]) {
+            for m in &mut out[first..] {
+                m.partial = true;
+                m.role = Role::Name;
+            }
+            return;
+        }
         // Other capitalised words in the run that are no place, particle or common word
         // make it a person's or an institution's name.
         // A name in capitals after a name in title case is a credit's or a heading's,
@@ -291,6 +298,35 @@ impl Scan<'_> {
                 m.role = Role::Name;
             }
         }
+    }
+
+    /// "George Floyd": two names side by side in one run with nothing between them, the
+    /// first no country or province, the second only a small place (no country,
+    /// province or city of its own name), neither in a country the caption names, are a
+    /// person's first and last names, not two places.
+    fn small_places_side_by_side(&self, run: &[Mention]) -> bool {
+        let any = |m: &Mention, f: &dyn Fn(&cairn_gazetteer::Entry) -> bool| {
+            m.candidates[..m.fuzzy_from]
+                .iter()
+                .any(|&c| f(self.g.entry(c)))
+        };
+        let unit = |e: &cairn_gazetteer::Entry| {
+            matches!(
+                e.kind,
+                PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+            ) || self.context.contains_key(e.country.as_str())
+        };
+        let small = |m: &Mention| {
+            !any(m, &|e| {
+                unit(e) || (e.population >= 100_000 && e.folded == m.folded)
+            })
+        };
+        run.windows(2).any(|w| {
+            self.text[w[0].span.end..w[1].span.start] == *" "
+                && !w[0].container
+                && !any(&w[0], &unit)
+                && small(&w[1])
+        })
     }
 
     /// The mention of tokens `k..=end` within the run `i..=j`, if they name a place.

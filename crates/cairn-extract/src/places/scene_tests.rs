@@ -366,3 +366,25 @@ fn an_arabic_name_of_several_words_is_found_in_any_spelling() {
     let (name, _, _, _) = scene("Fighters rest in the village of Deir Hafer on Monday. AFP");
     assert_eq!(name, "Dayr Ḩāfir");
 }
+
+#[test]
+fn a_first_and_last_name_that_are_both_places_are_a_person() {
+    // `George` and `Floyd` name towns and a county; side by side they name a man, and
+    // do not pull `Washington, D.C.` to a namesake near them.
+    let r = extractor().extract(
+        "Protesters mourn the death of George Floyd near the White House in Washington, D.C. AP",
+    );
+    assert!(
+        r.places.iter().all(|p| p.text != "George"),
+        "{:?}",
+        r.places
+    );
+    let p = r.location.expect("a location");
+    assert!(
+        (p.lat - 38.9).abs() < 0.2 && (p.lon + 77.0).abs() < 0.2,
+        "{p:?}"
+    );
+    // A town of the caption's country before a word stays a place.
+    let (name, _, _, _) = scene("July 3 | Jenin Tires burn during an Israeli raid. AP");
+    assert_eq!(name, "Janīn");
+}
