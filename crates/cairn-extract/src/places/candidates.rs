@@ -14,8 +14,8 @@ use super::lexicon::{
 use super::roles::{Role, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::scan_words::{
-    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, opens_with_arabic_head,
-    spelled_in_latin,
+    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, is_team_noun,
+    opens_with_arabic_head, spelled_in_latin,
 };
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::Mask;
@@ -650,14 +650,21 @@ impl Scan<'_> {
                     && (e.population >= 100_000 && e.folded == folded
                         || self.context.contains_key(e.country.as_str()))
             });
-        let role = if subject { Role::In } else { role };
-        let cue = cue || subject;
-        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
             .split_whitespace()
             .next()
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .unwrap_or_default();
+        let role = if subject {
+            Role::In
+        } else if role <= Role::Bare && is_team_noun(next_word) {
+            // "Senegal fans", "Morocco players": a side, not where they are.
+            Role::Team
+        } else {
+            role
+        };
+        let cue = cue || subject;
+        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let hint = kind_hint(next_word)
             .or_else(|| admin_kind(next_word))
             .or_else(|| {

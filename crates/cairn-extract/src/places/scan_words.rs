@@ -241,3 +241,25 @@ pub(super) fn opens_with_arabic_head(folded: &str) -> bool {
             | "el"
     )
 }
+
+/// Nouns after a name that make it a side in a game (`Senegal fans`, `Morocco players`,
+/// `the Netherlands squad`).
+pub(super) fn is_team_noun(word: &str) -> bool {
+    matches!(
+        &*lowered(word),
+        "fans"
+            | "supporters"
+            | "players"
+            | "player"
+            | "squad"
+            | "team"
+            | "coach"
+            | "goalkeeper"
+            | "striker"
+            | "forward"
+            | "midfielder"
+            | "defender"
+            | "captain"
+            | "teammates"
+    )
+}

@@ -134,6 +134,14 @@ fn sides_in_a_game_are_never_the_scene() {
         let r = extractor().extract(caption);
         assert!(r.location.is_none(), "{caption:?}: {:?}", r.location);
     }
+    // A country before `fans`, `players`, `squad` is a side too.
+    for caption in [
+        "Senegal fans cheer after the final whistle. REUTERS/Jane Roe",
+        "Morocco players celebrate with their families after the game. AFP",
+    ] {
+        let r = extractor().extract(caption);
+        assert!(r.location.is_none(), "{caption:?}: {:?}", r.location);
+    }
     // The city named beside the teams is the scene.
     let (name, cc, _, _) = scene(
         "Germany players line up as Germany face Japan at a stadium in Doha, Qatar. AP Photo/Jane Roe",
