@@ -235,10 +235,7 @@ impl Scan<'_> {
             return;
         }
         if self.small_places_side_by_side(&out[first..]) {
-            for m in &mut out[first..] {
-                m.partial = true;
-                m.role = Role::Name;
-            }
+            out[first..].iter_mut().for_each(as_a_name);
             return;
         }
         // Other capitalised words in the run that are no place, particle or common word
@@ -406,14 +403,7 @@ impl Scan<'_> {
                 (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
             }
         }
-        if let Some(own) = self.unit_word_after(end) {
-            self.add_units_named_as_towns(&mut candidates, &mut fuzzy_from);
-            if own {
-                // "Bong County" where the gazetteer lacks the county: not a town so
-                // called elsewhere.
-                self.keep_units(&mut candidates, &mut fuzzy_from);
-            }
-        }
+        self.read_unit_kind(end, &mut candidates, &mut fuzzy_from);
         if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
             super::arabic::keep_well_known(self.g, &mut candidates, &mut fuzzy_from);
         }
@@ -496,6 +486,19 @@ impl Scan<'_> {
             Some(true)
         } else {
             (kind_hint(w) == Some(PlaceKind::Admin1)).then_some(false)
+        }
+    }
+
+    /// A kind word after token `end` (`Magwe Division`, `Bong County`): the province a
+    /// town's name also names joins the candidates, and after the kind words of
+    /// [`admin_kind`] only units remain (`Bong County` where the gazetteer lacks the
+    /// county is not a town so called elsewhere).
+    fn read_unit_kind(&self, end: usize, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        if let Some(own) = self.unit_word_after(end) {
+            self.add_units_named_as_towns(candidates, fuzzy_from);
+            if own {
+                self.keep_units(candidates, fuzzy_from);
+            }
         }
     }
 
@@ -694,6 +697,12 @@ impl Scan<'_> {
             chosen: None,
         }
     }
+}
+
+/// Marks a mention as part of a name that is no place (a person's, an institution's).
+fn as_a_name(m: &mut Mention) {
+    m.partial = true;
+    m.role = Role::Name;
 }
 
 /// The first word after `span`, without punctuation.
