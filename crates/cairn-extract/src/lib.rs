@@ -62,7 +62,8 @@ impl Extractor {
         note_credit(credit.as_ref(), &text, &mut mask, &mut warnings);
         let date = date::choose(&text, &sentences, credit_span, &mut warnings);
 
-        let orgs = entities::organizations(&text, &mask);
+        let mut orgs = entities::organizations(&text, &mask);
+        orgs.retain(|(_, s)| !places::names_admin_unit(&self.gazetteer, &text, *s));
         mask_organizations(&text, &orgs, &mut mask);
         let photographers: Vec<String> = credit
             .as_ref()

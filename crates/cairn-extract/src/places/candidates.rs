@@ -2,20 +2,23 @@
 //! locative preposition), each looked up in the gazetteer, with the words around them
 //! that say what role the place plays in the sentence.
 
-use std::borrow::Cow;
-
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
 
+use super::clause::{cue_start, words_before};
 use super::lexicon::{
     PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
     kind_hint,
 };
-use super::roles::{Role, modifiers_before, role_of};
+use super::roles::{Role, role_of};
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
+use super::scan_words::{
+    admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, is_team_noun,
+    opens_with_arabic_head, spelled_in_latin,
+};
 use super::tokens::{Lower, Tok, strip_possessive};
-use crate::text::{Mask, lowered};
+use crate::text::Mask;
 
 /// A mention: a stretch of text that names (or seems to name) a place.
 #[derive(Debug, Clone)]
@@ -55,64 +58,6 @@ impl Mention {
             .position(|&x| x == c)
             .is_some_and(|i| i < self.fuzzy_from)
     }
-}
-
-/// Arabic prepositions and place-kind words after which a place name follows.
-const ARABIC_CUES: &[&str] = &[
-    "في",
-    "قرب",
-    "بالقرب",
-    "من",
-    "مدينه",
-    "مدينة",
-    "بلده",
-    "بلدة",
-    "حي",
-    "محافظه",
-    "محافظة",
-    "ريف",
-    "مخيم",
-    "شمال",
-    "جنوب",
-    "شرق",
-    "غرب",
-    "منطقه",
-    "منطقة",
-    "قريه",
-    "قرية",
-    "عند",
-    "بلدات",
-    "مدن",
-    "بمدينة",
-    "بمدينه",
-    "ببلدة",
-    "ببلده",
-    "بمنطقة",
-    "بمنطقه",
-    "بقرية",
-    "بقريه",
-    "بمحافظة",
-    "بمحافظه",
-    "بريف",
-    "بحي",
-    "بمخيم",
-    "وسط",
-    "شمالي",
-    "جنوبي",
-    "شرقي",
-    "غربي",
-];
-
-/// Whether an Arabic word says a place name follows (kind words with letters glued on
-/// and the prepositions that place are read by [`super::arabic`]).
-fn is_arabic_cue(word: &str) -> bool {
-    ARABIC_CUES.contains(&word) || super::arabic::is_cue(word)
-}
-
-fn is_arabic(word: &str) -> bool {
-    word.chars()
-        .next()
-        .is_some_and(|c| ('\u{0600}'..='\u{06FF}').contains(&c))
 }
 
 /// One caption's scan for mentions.
@@ -289,6 +234,10 @@ impl Scan<'_> {
         if arabic || out.len() == first {
             return;
         }
+        if self.small_places_side_by_side(&out[first..]) {
+            out[first..].iter_mut().for_each(as_a_name);
+            return;
+        }
         // Other capitalised words in the run that are no place, particle or common word
         // make it a person's or an institution's name.
         // A name in capitals after a name in title case is a credit's or a heading's,
@@ -322,6 +271,7 @@ impl Scan<'_> {
                     && !PARTICLES.contains(&w)
                     && demonym_country(w).is_none()
                     && kind_hint(w).is_none()
+                    && admin_kind(w).is_none()
                     && !is_settlement_word(w)
                     && w.len() > 1
                     && !w.chars().all(|c| c.is_ascii_digit())
@@ -347,6 +297,35 @@ impl Scan<'_> {
         }
     }
 
+    /// "George Floyd": two names side by side in one run with nothing between them, the
+    /// first no country or province, the second only a small place (no country,
+    /// province or city of its own name), neither in a country the caption names, are a
+    /// person's first and last names, not two places.
+    fn small_places_side_by_side(&self, run: &[Mention]) -> bool {
+        let any = |m: &Mention, f: &dyn Fn(&cairn_gazetteer::Entry) -> bool| {
+            m.candidates[..m.fuzzy_from]
+                .iter()
+                .any(|&c| f(self.g.entry(c)))
+        };
+        let unit = |e: &cairn_gazetteer::Entry| {
+            matches!(
+                e.kind,
+                PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+            ) || self.context.contains_key(e.country.as_str())
+        };
+        let small = |m: &Mention| {
+            !any(m, &|e| {
+                unit(e) || (e.population >= 100_000 && e.folded == m.folded)
+            })
+        };
+        run.windows(2).any(|w| {
+            self.text[w[0].span.end..w[1].span.start] == *" "
+                && !w[0].container
+                && !any(&w[0], &unit)
+                && small(&w[1])
+        })
+    }
+
     /// The mention of tokens `k..=end` within the run `i..=j`, if they name a place.
     fn mention_at(
         &self,
@@ -364,7 +343,7 @@ impl Scan<'_> {
         if !toks[end].cap && !self.lower_at(end).contains('-') && !is_arabic(self.word(end)) {
             return None;
         }
-        let start_byte = self.start_with_direction(k, end);
+        let (start_byte, unit) = self.start_with_direction(k, end);
         let raw = &self.text[start_byte..toks[end].span.end];
         let (name, possessive) = strip_possessive(raw);
         // "Syria's President": an actor; "Homs's Khalidiya": the place holding the next.
@@ -381,7 +360,7 @@ impl Scan<'_> {
         if possessive && !container && !part {
             return None;
         }
-        let folded = fold(name);
+        let folded = unit.unwrap_or_else(|| fold(name));
         if folded.is_empty() || (end == k && start_byte == toks[k].span.start && is_stop(&folded)) {
             return None;
         }
@@ -396,6 +375,7 @@ impl Scan<'_> {
                 || w.chars().count() < 2
                 || demonym_country(w).is_some()
                 || kind_hint(w).is_some()
+                || admin_kind(w).is_some()
                 || is_settlement_word(w)
         }) {
             // "Region", "Province": a kind of place, not its name.
@@ -416,26 +396,32 @@ impl Scan<'_> {
         {
             return None;
         }
-        let (mut candidates, mut fuzzy_from) = self.lookup(&folded, whole_run);
+        let (mut candidates, mut fuzzy_from, same_sounding) = self.lookup(&folded, whole_run);
         let mut folded = folded;
         if fuzzy_from == 0 {
             if let Some((f, c)) = super::intl::inflected(self.g, name, &folded) {
                 (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
             }
         }
+        self.read_unit_kind(end, &mut candidates, &mut fuzzy_from);
         if k == i && super::arabic::only_well_known(self.text, toks[k].span.start, end < j) {
             super::arabic::keep_well_known(self.g, &mut candidates, &mut fuzzy_from);
         }
-        if candidates.is_empty() {
-            return None;
-        }
         let span = Span::new(start_byte, start_byte + name.len());
+        if candidates.is_empty() {
+            // "Brzegi" beside `Brzeg`, "Tora Bora" beside `Tora`: a name the gazetteer
+            // lacks, held as one mention that names no place, so that no part of it is
+            // read as one and a place the gazetteer lacks is looked for there.
+            let m = self.surroundings(span, name, folded, same_sounding, 0, container);
+            return (!m.candidates.is_empty()).then_some(Mention { partial: true, ..m });
+        }
         Some(self.surroundings(span, name, folded, candidates, fuzzy_from, container))
     }
 
     /// "eastern Ghouta": a direction word before the run taken into the name when the
-    /// gazetteer knows the name with it.
-    fn start_with_direction(&self, k: usize, end: usize) -> usize {
+    /// gazetteer knows the name with it. "northern Kivu": the unit the gazetteer calls
+    /// `North Kivu`, when there is one; its folded name comes with the start.
+    fn start_with_direction(&self, k: usize, end: usize) -> (usize, Option<String>) {
         let toks = self.toks;
         if k > 0 {
             let prev = self.lower_at(k - 1);
@@ -447,20 +433,116 @@ impl Scan<'_> {
             {
                 let with = &self.text[toks[k - 1].span.start..toks[end].span.end];
                 if !self.g.exact(with).is_empty() {
-                    return toks[k - 1].span.start;
+                    return (toks[k - 1].span.start, None);
+                }
+                // A capitalised adjective may be a word of the run read before this
+                // sub-run: taken in again, the mentions would overlap.
+                let unit = (!toks[k - 1].cap)
+                    .then(|| self.direction_unit(prev, k, end))
+                    .flatten();
+                if let Some(unit) = unit {
+                    return (toks[k - 1].span.start, Some(unit));
                 }
             }
         }
-        toks[k].span.start
+        (toks[k].span.start, None)
+    }
+
+    /// The folded name of a unit that bears the compass point of `adjective` and the
+    /// name of tokens `k..=end` (`northern Kivu` → `north kivu`), if the gazetteer has
+    /// one: a province, district or region, never a town called so.
+    fn direction_unit(&self, adjective: &str, k: usize, end: usize) -> Option<String> {
+        let point = adjective.strip_suffix("ern")?;
+        let name = fold(&self.text[self.toks[k].span.start..self.toks[end].span.end]);
+        // "northern Gaza Strip": the unit may be named without the whole's kind word
+        // (`North Gaza`).
+        let shorter = (end > k)
+            .then(|| fold(&self.text[self.toks[k].span.start..self.toks[end - 1].span.end]));
+        [Some(name), shorter]
+            .into_iter()
+            .flatten()
+            .find_map(|name| {
+                let folded = format!("{point} {name}");
+                self.g
+                    .exact_folded(&folded)
+                    .iter()
+                    .any(|&c| {
+                        matches!(
+                            self.g.entry(c).kind,
+                            PlaceKind::Admin1 | PlaceKind::Admin2 | PlaceKind::Region
+                        )
+                    })
+                    .then_some(folded)
+            })
+    }
+
+    /// Whether the word after token `end` names an administrative unit's kind
+    /// (`Magwe Division`, `Kherson Oblast`, `Bong County`), and whether it is one of
+    /// [`admin_kind`]'s, which never end a town's name.
+    fn unit_word_after(&self, end: usize) -> Option<bool> {
+        let t = self.toks.get(end + 1)?;
+        let w = &self.text[t.span.start..t.span.end];
+        if admin_kind(w).is_some() {
+            Some(true)
+        } else {
+            (kind_hint(w) == Some(PlaceKind::Admin1)).then_some(false)
+        }
+    }
+
+    /// A kind word after token `end` (`Magwe Division`, `Bong County`): the province a
+    /// town's name also names joins the candidates, and after the kind words of
+    /// [`admin_kind`] only units remain (`Bong County` where the gazetteer lacks the
+    /// county is not a town so called elsewhere).
+    fn read_unit_kind(&self, end: usize, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        if let Some(own) = self.unit_word_after(end) {
+            self.add_units_named_as_towns(candidates, fuzzy_from);
+            if own {
+                self.keep_units(candidates, fuzzy_from);
+            }
+        }
+    }
+
+    /// Keeps only the administrative units and regions among the candidates.
+    fn keep_units(&self, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        let unit = |c: &PlaceId| {
+            matches!(
+                self.g.entry(*c).kind,
+                PlaceKind::Admin1 | PlaceKind::Admin2 | PlaceKind::Region
+            )
+        };
+        *fuzzy_from = candidates[..*fuzzy_from].iter().filter(|c| unit(c)).count();
+        candidates.retain(unit);
+    }
+
+    /// "Magwe Division": a name the gazetteer knows only as a town's (an alternate
+    /// spelling of `Magway`) also names the province of that town that bears the same
+    /// name. Added as exact matches, after those already found.
+    fn add_units_named_as_towns(&self, candidates: &mut Vec<PlaceId>, fuzzy_from: &mut usize) {
+        let units: Vec<PlaceId> = candidates[..*fuzzy_from]
+            .iter()
+            .filter(|&&c| self.g.entry(c).kind == PlaceKind::Town)
+            .filter_map(|&c| {
+                let a = self.g.admin1_of(c)?;
+                (self.g.entry(a).folded == self.g.entry(c).folded).then_some(a)
+            })
+            .collect();
+        for a in units {
+            if !candidates.contains(&a) {
+                candidates.insert(*fuzzy_from, a);
+                *fuzzy_from += 1;
+            }
+        }
     }
 
     /// Exact matches; else, for a whole run, transliteration matches. When no exact
     /// match lies in a country the caption names, transliteration matches that do are
     /// added after them (`Jenin` in a caption about the West Bank is `Janīn`).
-    fn lookup(&self, folded: &str, whole_run: bool) -> (Vec<PlaceId>, usize) {
+    /// Also gives the same-sounding places of Latin-script countries left out (see
+    /// [`spelled_in_latin`]).
+    fn lookup(&self, folded: &str, whole_run: bool) -> (Vec<PlaceId>, usize, Vec<PlaceId>) {
         let exact = self.g.exact_folded(folded);
         if folded.len() < 4 || !whole_run {
-            return (exact.to_vec(), exact.len());
+            return (exact.to_vec(), exact.len(), Vec::new());
         }
         let in_context = |c: &PlaceId| self.context.contains_key(self.g.entry(*c).country.as_str());
         // A city or a region bearing the name as its own is meant, wherever it is.
@@ -473,22 +555,40 @@ impl Scan<'_> {
         if !exact.is_empty()
             && (self.context.is_empty() || exact.iter().any(in_context) || exact.iter().any(known))
         {
-            return (exact.to_vec(), exact.len());
+            return (exact.to_vec(), exact.len(), Vec::new());
         }
         let mut v = exact.to_vec();
         let n = v.len();
         if n == 0 && self.opens_with_country(folded) {
             // "China Young children": a country's name and other words, not a
             // misspelt place.
-            return (v, n);
+            return (v, n, Vec::new());
         }
-        let fuzzy = self.g.fuzzy_folded(folded);
+        // A name written in Latin letters is no transliteration of a place whose own
+        // name is in Latin letters too: `Brzegi` is not a variant of `Brzeg`.
+        let latin = folded.is_ascii();
+        let (fuzzy, same_sounding): (Vec<PlaceId>, Vec<PlaceId>) = self
+            .g
+            .fuzzy_folded(folded)
+            .iter()
+            .partition(|&&c| !(latin && spelled_in_latin(&self.g.entry(c).country)));
         if n == 0 {
-            v.extend_from_slice(fuzzy);
+            // "the town of Tel Tamr" is `Tall Tamr`: a name of several words opened by
+            // an Arabic word for a hill, a monastery, a village or a spring, whose one
+            // transliteration match is that place, counts as matched exactly (still
+            // read in the caption's country when it names one).
+            if fuzzy.len() == 1 && opens_with_arabic_head(folded) {
+                return (fuzzy, 1, same_sounding);
+            }
+            v.extend(fuzzy);
         } else {
-            v.extend(fuzzy.iter().filter(|c| in_context(c) && !exact.contains(c)));
+            v.extend(
+                fuzzy
+                    .into_iter()
+                    .filter(|c| in_context(c) && !exact.contains(c)),
+            );
         }
-        (v, n)
+        (v, n, same_sounding)
     }
 
     /// Whether a run of several words begins with a country's own name.
@@ -553,15 +653,23 @@ impl Scan<'_> {
                     && (e.population >= 100_000 && e.folded == folded
                         || self.context.contains_key(e.country.as_str()))
             });
-        let role = if subject { Role::In } else { role };
-        let cue = cue || subject;
-        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let next_word = self.text[span.end..]
             .split_whitespace()
             .next()
             .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
             .unwrap_or_default();
+        let role = if subject {
+            Role::In
+        } else if role <= Role::Bare && is_team_noun(next_word) {
+            // "Senegal fans", "Morocco players": a side, not where they are.
+            Role::Team
+        } else {
+            role
+        };
+        let cue = cue || subject;
+        let cue_start = cue_start(before, clause_start, &word_refs, role).unwrap_or(span.start);
         let hint = kind_hint(next_word)
+            .or_else(|| admin_kind(next_word))
             .or_else(|| {
                 word_refs
                     .get(1)
@@ -591,6 +699,12 @@ impl Scan<'_> {
     }
 }
 
+/// Marks a mention as part of a name that is no place (a person's, an institution's).
+fn as_a_name(m: &mut Mention) {
+    m.partial = true;
+    m.role = Role::Name;
+}
+
 /// The first word after `span`, without punctuation.
 fn next_word_of(text: &str, span: Span) -> &str {
     text[span.end..]
@@ -598,109 +712,4 @@ fn next_word_of(text: &str, span: Span) -> &str {
         .next()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .unwrap_or_default()
-}
-
-/// Verbs of being and their auxiliaries in the four Latin-script languages.
-fn is_copula(w: &str) -> bool {
-    matches!(
-        w,
-        "is" | "was"
-            | "has"
-            | "had"
-            | "remains"
-            | "ist"
-            | "war"
-            | "bleibt"
-            | "est"
-            | "était"
-            | "reste"
-            | "es"
-            | "fue"
-            | "sigue"
-    )
-}
-
-/// Lower-case words after a possessive that name a part of the place
-/// (`Kabul's old city`, `Khartoum's airport`).
-fn is_place_part(word: &str) -> bool {
-    matches!(
-        word,
-        "old"
-            | "airport"
-            | "outskirts"
-            | "suburbs"
-            | "suburb"
-            | "centre"
-            | "center"
-            | "downtown"
-            | "port"
-            | "countryside"
-            | "northern"
-            | "southern"
-            | "eastern"
-            | "western"
-            | "northeastern"
-            | "northwestern"
-            | "southeastern"
-            | "southwestern"
-            | "central"
-            | "main"
-            | "historic"
-            | "city"
-            | "streets"
-            | "largest"
-            | "biggest"
-    )
-}
-
-/// The start of the clause before a mention, and its words in lower case, nearest first
-/// (at most eight; the elided French `d’`, `l’` read as `de`, `le`).
-fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
-    // Eight words lie well within the last few hundred bytes: the clause's start is
-    // looked for there, not back to the caption's start.
-    let mut from = before.len().saturating_sub(240);
-    while !before.is_char_boundary(from) {
-        from -= 1;
-    }
-    // The clause starts after its mark, which may be more than a byte long (`؛`).
-    let clause_start = before[from..]
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| matches!(c, '.' | ';' | ':' | '|' | '(' | '\n' | '؛'))
-        .map_or(from, |(p, c)| from + p + c.len_utf8());
-    let words = before[clause_start..]
-        .split_whitespace()
-        .rev()
-        .take(8)
-        .map(
-            |w| match lowered(w.trim_matches(|c: char| !c.is_alphanumeric())) {
-                Cow::Borrowed("d") => Cow::Borrowed("de"),
-                Cow::Borrowed("l") => Cow::Borrowed("le"),
-                w => w,
-            },
-        )
-        .take_while(|w| !w.is_empty())
-        .collect();
-    (clause_start, words)
-}
-
-/// Where the words that gave a mention its role begin: the preposition (with `north of`,
-/// `city of`, two words) and the articles after it; none for a bare name.
-fn cue_start(before: &str, clause_start: usize, words: &[&str], role: Role) -> Option<usize> {
-    if role <= Role::Bare || words.is_empty() {
-        return None;
-    }
-    let skipped = modifiers_before(words);
-    let of = words
-        .get(skipped)
-        .is_some_and(|w| matches!(*w, "of" | "de" | "del" | "du" | "von"));
-    let take = (skipped + 1 + usize::from(of && words.len() > skipped + 1)).min(words.len());
-    Some(
-        before
-            .trim_end()
-            .rmatch_indices(char::is_whitespace)
-            .nth(take - 1)
-            .map_or(clause_start, |(p, _)| p + 1)
-            .max(clause_start),
-    )
 }

@@ -41,6 +41,11 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
         if g_trim == "and" && shared && mentions[m + 1].role == Role::Weak {
             mentions[m + 1].role = mentions[m].role;
         }
+        // "the Netherlands take on Senegal", "Spain v Italy": both names are sides.
+        if super::roles::is_fixture_gap(gap) && !mentions[m].container {
+            mentions[m].role = Role::Team;
+            mentions[m + 1].role = Role::Team;
+        }
         if is_qualifying_gap(g_trim) {
             let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
                 matches!(
@@ -64,7 +69,9 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
             mentions[m].within = Some(m + 1);
             mentions[m].relative = true;
             mentions[m].bearing = super::relative::is_bearing(gap);
-        } else if (is_holding_gap(g_trim) || super::relative::is_chain_gap(gap))
+        } else if (is_holding_gap(g_trim)
+            || super::relative::is_chain_gap(gap)
+            || on_island(g_trim, &text[mentions[m + 1].span.end..]))
             && mentions[m].role.is_scene()
         {
             mentions[m].within = Some(m + 1);
@@ -103,6 +110,23 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
                     | "in"
             )
         })
+}
+
+/// `X village, on Y island`: the island holds the place before it. Only before the
+/// word `island` (`Kyiv, on the Dnipro` names a river, not a town holding Kyiv).
+fn on_island(gap: &str, after_next: &str) -> bool {
+    let words: Vec<&str> = gap
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let Some(on) = words.iter().rposition(|w| *w == "on") else {
+        return false;
+    };
+    let after = after_next.trim_start();
+    (after.starts_with("island") || after.starts_with("Island"))
+        && words[on + 1..].iter().all(|w| *w == "the")
+        && words[..on].len() <= 1
+        && words[..on].iter().all(|w| is_settlement_word(w))
 }
 
 /// What may stand between a place and the one that holds it or lies near it: `X in Y`,

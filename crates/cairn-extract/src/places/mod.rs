@@ -4,15 +4,18 @@
 
 mod arabic;
 mod candidates;
+mod clause;
 mod intl;
 #[cfg(test)]
 mod intl_tests;
 mod lexicon;
 mod links;
+mod nearby;
 mod relative;
 mod resolve;
 mod roles;
 mod runs;
+mod scan_words;
 mod scene;
 #[cfg(test)]
 mod scene_tests;
@@ -30,6 +33,32 @@ use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
 use tokens::{Lower, Tok, strip_possessive, tokens};
+
+/// Whether the organisation found at `span` (`Magwe Division`) is an administrative
+/// unit: a name and the kind word `Division`, the name a province's (or a town's whose
+/// province bears its name) in a country the caption names. A military division is
+/// named so too (`Gaza Division`), so the country must be in the caption.
+pub(crate) fn names_admin_unit(g: &Gazetteer, text: &str, span: Span) -> bool {
+    let Some(name) = text[span.start..span.end].strip_suffix(" Division") else {
+        return false;
+    };
+    if name.split(' ').count() > 3 {
+        return false;
+    }
+    g.exact_folded(&fold(name)).iter().any(|&c| {
+        let e = g.entry(c);
+        let unit = match e.kind {
+            PlaceKind::Admin1 => true,
+            PlaceKind::Town => g
+                .admin1_of(c)
+                .is_some_and(|a| g.entry(a).folded == e.folded),
+            _ => false,
+        };
+        unit && g
+            .country(&e.country)
+            .is_some_and(|cc| text.contains(g.entry(cc).name.as_str()))
+    })
+}
 
 /// A capitalised run that names a place the gazetteer lacks.
 struct Unknown {
@@ -112,6 +141,8 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
+        nearby::keep_inside_province(self.g, text, &mut mentions);
+        nearby::prefer_near_namesakes(self.g, &mut mentions);
         relative::relative_positions(text, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
@@ -125,8 +156,9 @@ impl<'g> Resolver<'g> {
                 }),
         );
         let mut warnings = Vec::new();
-        let spots = self.spots(text, &mentions, unknown, &mut warnings);
-        let location = scene::choose(text, &spots, scene, &mut warnings);
+        let spots = self.spots(text, &mentions, unknown, &context, &mut warnings);
+        let location = scene::choose(text, &spots, scene, &mut warnings)
+            .or_else(|| self.origin_country(text, &spots, &mut warnings));
         let mut places: Vec<Place> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         for s in spots {
@@ -141,6 +173,35 @@ impl<'g> Resolver<'g> {
             location,
             warnings,
         }
+    }
+
+    /// People who came from a town to a destination the gazetteer lacks (`from Saada
+    /// ... to the Zzyx settlement`) are most likely still in the town's country: that
+    /// country, with low confidence, rather than the town they left.
+    fn origin_country(
+        &self,
+        text: &str,
+        spots: &[Spot],
+        warnings: &mut Vec<String>,
+    ) -> Option<Place> {
+        let origin = spots
+            .iter()
+            .find(|s| s.role == Role::Origin && s.place.kind != PlaceKind::Country)?;
+        if !roles::names_destination(text) {
+            return None;
+        }
+        let cc = origin.place.country.as_deref()?;
+        let id = self.g.country(cc)?;
+        let mut place = self.to_place(id, &origin.place.text, origin.place.span);
+        place.confidence = Some(cairn_model::Confidence::Low);
+        let r = origin.reason;
+        place.reason = text.get(r.start..r.end).map(str::to_string);
+        warnings.push(format!(
+            "location {:?} is uncertain: the destination is not in the gazetteer; the \
+             country of the origin",
+            place.name
+        ));
+        Some(place)
     }
 
     /// Context: the countries the caption names, and those its demonyms imply.
@@ -181,6 +242,7 @@ impl<'g> Resolver<'g> {
         text: &str,
         mentions: &[Mention],
         unknown: Vec<Unknown>,
+        context: &Context<'_>,
         warnings: &mut Vec<String>,
     ) -> Vec<Spot> {
         let mut out = Vec::new();
@@ -194,10 +256,12 @@ impl<'g> Resolver<'g> {
         surroundings.extend(unknown.iter().filter(|u| u.relative).map(|u| u.next));
         for (mi, m) in mentions.iter().enumerate() {
             let Some(c) = m.chosen else { continue };
+            let dateline = scene::is_dateline(text, mentions, mi);
             out.push(Spot {
+                passing: !dateline && self.in_passing(mentions, m, c, context),
                 place: self.to_place(c, &m.text, m.span),
                 role: m.role,
-                dateline: scene::is_dateline(text, mentions, mi),
+                dateline,
                 qualified: m.followed_by.is_some()
                     || m.relative
                     || m.within.is_some_and(|w| mentions[w].container),
@@ -244,6 +308,7 @@ impl<'g> Resolver<'g> {
                 self.g.entry(e).name
             ));
             out.push(Spot {
+                passing: false,
                 place: self.to_place(e, &name, span),
                 role: role.max(Role::Bare),
                 dateline: false,
@@ -257,6 +322,45 @@ impl<'g> Resolver<'g> {
         }
         out.sort_by_key(|s| s.place.span.start);
         out
+    }
+
+    /// Whether mention `m`, resolved to `c`, is a small town named in passing by one
+    /// word: after no word that places it (`in`, `near`, a kind word), qualified by
+    /// nothing, outside every country the caption names or holds a city or province of.
+    /// Such a name is a person's as often as a town's (`plays with Ann`, `Fisher
+    /// arrives`): no scene.
+    fn in_passing(
+        &self,
+        mentions: &[Mention],
+        m: &Mention,
+        c: PlaceId,
+        context: &Context<'_>,
+    ) -> bool {
+        let e = self.g.entry(c);
+        let named = |cc: &str| {
+            context.contains_key(cc)
+                || mentions
+                    .iter()
+                    .filter(|n| n.span != m.span)
+                    .filter_map(|n| n.chosen)
+                    .any(|o| {
+                        let o = self.g.entry(o);
+                        o.country == cc
+                            && (o.population >= 100_000
+                                || matches!(o.kind, PlaceKind::Admin1 | PlaceKind::Region))
+                    })
+        };
+        m.role <= Role::Weak
+            && !m.text.contains(' ')
+            && m.hint.is_none()
+            && m.followed_by.is_none()
+            && m.within.is_none()
+            && matches!(
+                e.kind,
+                PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
+            )
+            && e.population < 100_000
+            && !named(&e.country)
     }
 
     /// Whether the run of capitals `span`, beginning at token `i`, follows a locative

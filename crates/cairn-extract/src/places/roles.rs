@@ -150,6 +150,7 @@ const KIND_OF: &[&str] = &[
     "camp",
     "region",
     "capital",
+    "island",
     "ville",
     "quartier",
     "ciudad",
@@ -211,28 +212,38 @@ fn is_locative(w: &str) -> bool {
 
 /// Whether the clause before a name makes it an origin: a flight word or `from` before
 /// any locative preposition (`displaced from the port city of Hodeidah`), or a home
-/// left (`who fled his home in Hodeidah`).
+/// left (`who fled his home in Hodeidah`). A home gone back to (`returned to their home
+/// in Raqqa`) is a destination, and a bare `from` does not make a house one left
+/// (`jumps from the roof of his house near X`).
 fn is_origin(before: &[&str]) -> bool {
     let home = |w: &str| matches!(w, "home" | "homes" | "house" | "houses" | "hometown");
-    let rest = match before.first() {
+    let (rest, left_home) = match before.first() {
         Some(&w) if is_locative(w) => {
             if !before.get(1).is_some_and(|w| home(w)) {
                 return false;
             }
-            &before[2..]
+            (&before[2..], true)
         }
-        Some(_) => &before[1..],
+        Some(_) => (&before[1..], false),
         None => return false,
     };
-    for w in rest.iter().take(7) {
-        if ORIGIN_WORDS.contains(w) || *w == "from" {
+    for (i, w) in rest.iter().take(7).enumerate() {
+        // "from their home in X" leaves it; "from the roof of his house near X" does not.
+        if ORIGIN_WORDS.contains(w) || (*w == "from" && (!left_home || i < 2)) {
             return true;
         }
-        if is_locative(w) {
+        // "from a wildfire on the island of X": `from` governs another thing.
+        if is_locative(w) || is_destination(w) || *w == "on" {
             return false;
         }
     }
     false
+}
+
+/// Prepositions of a destination: what a flight word governs past one is where people
+/// went, not where they came from.
+fn is_destination(w: &str) -> bool {
+    matches!(w, "to" | "into" | "toward" | "towards")
 }
 
 /// Words for a sporting fixture, whose `between X and Y` names teams.
@@ -263,6 +274,89 @@ fn is_team(before: &[&str]) -> bool {
         _ => None,
     };
     between.is_some_and(|b| before[b + 1..].iter().take(3).any(|w| is_fixture(w)))
+}
+
+/// Whether the words just before a name make it a side in a game: `against X`, `vs X`,
+/// `beat X`, `take on X`, `draw with X` (nearest first, articles skipped).
+fn is_team_verb(before: &[&str]) -> bool {
+    let w = |i: usize| before.get(i).copied().unwrap_or("");
+    matches!(
+        w(0),
+        "against" | "vs" | "v" | "beat" | "beats" | "beating" | "defeated" | "versus"
+    ) || (w(0) == "on" && matches!(w(1), "take" | "takes" | "took" | "taking"))
+        || (w(0) == "with" && matches!(w(1), "draw" | "draws" | "drew" | "drawn" | "tie"))
+}
+
+/// Whether the words between two names make both sides in a game (`X take on Y`, `X
+/// face Y`, `X v Y`, `X drew with Y`): nothing but a game's verbs and an article.
+pub(super) fn is_fixture_gap(gap: &str) -> bool {
+    let words: Vec<String> = gap
+        .split_whitespace()
+        .map(|w| w.trim_end_matches('.').to_lowercase())
+        .collect();
+    let verb = |w: &str| {
+        matches!(
+            w,
+            "take"
+                | "takes"
+                | "took"
+                | "taking"
+                | "face"
+                | "faces"
+                | "faced"
+                | "facing"
+                | "play"
+                | "plays"
+                | "played"
+                | "playing"
+                | "beat"
+                | "beats"
+                | "defeated"
+                | "v"
+                | "vs"
+                | "versus"
+                | "against"
+                | "draw"
+                | "drew"
+                | "host"
+                | "hosts"
+                | "hosted"
+        )
+    };
+    !words.is_empty()
+        && words.len() <= 4
+        && words.iter().any(|w| verb(w))
+        && words
+            .iter()
+            .all(|w| verb(w) || matches!(w.as_str(), "on" | "with" | "the"))
+}
+
+/// Whether a capitalised place after `to` (`to the Zzyx settlement`, `to Zzyx camp`)
+/// names where people went: the caption names a destination, so an origin is no scene
+/// even when the gazetteer lacks the destination.
+pub(super) fn names_destination(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        if !matches!(*w, "to" | "into") {
+            return false;
+        }
+        let mut k = i + 1;
+        if words.get(k).is_some_and(|w| *w == "the") {
+            k += 1;
+        }
+        let start = k;
+        while k < words.len() && k < start + 4 && words[k].starts_with(char::is_uppercase) {
+            k += 1;
+        }
+        k > start
+            && words.get(k).is_some_and(|w| {
+                let w = w.trim_end_matches(|c: char| !c.is_alphabetic());
+                matches!(
+                    w,
+                    "camp" | "camps" | "settlement" | "shelter" | "village" | "town" | "site"
+                )
+            })
+    })
 }
 
 /// Whether the clause before a name makes it the aim of an offensive (`to retake`,
@@ -337,11 +431,7 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     if (w(0) == "with" || w(0) == "of") && w(1) == "border" {
         return Role::Border;
     }
-    if matches!(
-        w(0),
-        "against" | "vs" | "v" | "beat" | "beats" | "defeated" | "versus"
-    ) || (w(0) == "on" && w(1) == "take")
-    {
+    if is_team_verb(before) {
         return Role::Team;
     }
     match w(0) {

@@ -24,6 +24,8 @@ pub(super) struct Spot {
     pub(super) hinted: bool,
     /// The words that gave the role, up to the end of what qualifies it.
     pub(super) reason: Span,
+    /// A small town named in passing, outside the caption's countries: no scene.
+    pub(super) passing: bool,
 }
 
 impl Spot {
@@ -154,11 +156,20 @@ pub(super) fn choose(
     let in_scene = |s: &Spot| {
         s.dateline || (s.place.span.start >= scene.start && s.place.span.end <= scene.end)
     };
-    // A place named only inside another name (`China National Day`) is never the scene.
+    // A place named only inside another name (`China National Day`), as a side in a
+    // game or as a border is never the scene: better none than a team's country. Nor is
+    // an origin when the caption names where people went (`fled ... to the Zzyx
+    // settlement`), even a destination the gazetteer lacks.
+    let destination = std::cell::OnceCell::new();
     let scene_spots = spots
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.role != Role::Name);
+        .filter(|(_, s)| !s.passing)
+        .filter(|(_, s)| match s.role {
+            Role::Name | Role::Team | Role::Border => false,
+            Role::Origin => !*destination.get_or_init(|| super::roles::names_destination(text)),
+            _ => true,
+        });
     let best = scene_spots.max_by(|(ia, a), (ib, b)| {
         let key = |i: usize, s: &Spot| {
             (

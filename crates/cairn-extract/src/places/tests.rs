@@ -94,10 +94,10 @@ fn origins_borders_and_teams_are_not_the_scene() {
         "Doha",
         "QA",
     );
+    // A border says nothing of which side the photo is on: no point rather than the
+    // neighbour's.
     let got = scene("Women queue for water near the border with Chad. AFP");
-    let (name, _, conf, _) = got.expect("the border is all there is");
-    assert_eq!(name, "Chad");
-    assert_eq!(conf, Confidence::Low, "a border is a guess at best");
+    assert!(got.is_none(), "{got:?}");
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn x_in_y_takes_the_x_near_y() {
 
 #[test]
 fn low_confidence_carries_a_warning() {
-    let r = extractor().extract("Women queue for water near the border with Chad. AFP");
+    let r = extractor().extract("A boy who fled Saada, Yemen, waits for food. AFP");
     assert!(
         r.warnings.iter().any(|w| w.contains("uncertain")),
         "{:?}",
