@@ -161,6 +161,11 @@ pub fn skeleton(folded: &str) -> String {
         if end > 3 && final_char == 'h' && rev.next().is_some_and(|c| "aeiou".contains(c)) {
             end -= 1;
         }
+        // A final `ه` (taa marbuta, folded) is a vowel ending that Arabic spellings of a
+        // name write, or write as `ي` or `ا`, or leave out (`أطمة`, `أطمي`).
+        if end > 2 && final_char == 'ه' {
+            end -= 1;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
@@ -207,6 +212,9 @@ mod tests {
             }
             let mut end = chars.len();
             if end > 3 && chars[end - 1] == 'h' && "aeiou".contains(chars[end - 2]) {
+                end -= 1;
+            }
+            if chars.len() > 2 && chars[chars.len() - 1] == 'ه' {
                 end -= 1;
             }
             let map = |c: char| if c == 'q' { 'k' } else { c };
@@ -281,6 +289,10 @@ mod tests {
         assert_eq!(sk("سيمفيروبول"), sk("سيمفروبول"));
         assert_ne!(sk("حلب"), sk("حماة"));
         assert_eq!(sk("أعزاز"), sk("عزاز"));
+        // A name's vowel ending, written as taa marbuta, as `ي` or not at all.
+        assert_eq!(sk("أطمة"), sk("أطمي"));
+        assert_eq!(sk("ديبكة"), sk("ديبيكا"));
+        assert_ne!(sk("حماة"), sk("حمص"));
     }
 
     #[test]
