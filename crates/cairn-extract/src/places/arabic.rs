@@ -6,6 +6,7 @@ use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{PlaceKind, Span};
 
 use super::candidates::Mention;
+use super::resolve::Context;
 use super::roles::Role;
 use super::tokens::{Lower, Tok};
 
@@ -74,6 +75,12 @@ const FLIGHT: &[&str] = &[
     "نازحين",
     "خرجوا",
     "غادروا",
+    "فارين",
+    "الفارين",
+    "فارون",
+    "الفارون",
+    "هاربين",
+    "الهاربين",
 ];
 
 /// Words that begin compound names (`باب الحديد`, `تل رفعت`, `دير الزور`): without the
@@ -178,6 +185,9 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
             .any(|w| preposition(w) == Some(Role::In));
         return (i > 0).then_some(Role::In).or(inside.then_some(Role::Weak));
     };
+    if r == Role::In && fled_before(&before[i + 1..]) {
+        return Some(Role::Origin);
+    }
     if r != Role::Origin {
         return Some(r);
     }
@@ -196,6 +206,111 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     })
 }
 
+/// Words for the areas of a place that people flee (`مناطق`, `أحياء`), folded.
+const AREAS: &[&str] = &[
+    "مناطق",
+    "المناطق",
+    "منطقه",
+    "المنطقه",
+    "احياء",
+    "الاحياء",
+    "جبهات",
+    "خطوط",
+];
+
+/// `فارين من مناطق القتال في X` ("fleeing the areas of fighting in X"): the words
+/// before `في` (nearest first) are a flight from the areas of X, before any other
+/// preposition that would set a place of its own. (`النازحين من الموصل في مخيم X`
+/// is not: there `في` says where the displaced are.)
+fn fled_before(before: &[&str]) -> bool {
+    for (k, w) in before.iter().enumerate().take(4) {
+        match preposition(w) {
+            Some(Role::Origin) => {
+                let areas = before[..k]
+                    .iter()
+                    .any(|w| AREAS.contains(&light_fold(w).as_str()));
+                return areas
+                    && before[k + 1..]
+                        .iter()
+                        .take(3)
+                        .any(|w| FLIGHT.contains(&light_fold(w).as_str()));
+            }
+            Some(_) => return false,
+            None => {}
+        }
+    }
+    false
+}
+
+/// Words (folded) that no place's name holds: prepositions of time and cause, relative
+/// pronouns, days (`سيمفيروبول بعد الانفجار`, "Simferopol after the blast").
+const NAME_ENDERS: &[&str] = &[
+    "بعد",
+    "قبل",
+    "خلال",
+    "منذ",
+    "حيث",
+    "التي",
+    "الذي",
+    "الذين",
+    "اثناء",
+    "عقب",
+    "جراء",
+    "بسبب",
+    "عندما",
+    "حين",
+    "اليوم",
+    "امس",
+    "مع",
+    "ضد",
+    "لدي",
+    "بين",
+    "تحت",
+    "فوق",
+    "حول",
+];
+
+/// Whether a word ends a name rather than going on with it: `للنازحين` ("for the
+/// displaced") after a camp's name, a word with `لل` ("for the") on it, or a word of
+/// [`NAME_ENDERS`].
+pub(super) fn ends_name(word: &str) -> bool {
+    is_arabic(word)
+        && (word.starts_with("لل") && word.chars().count() >= 4
+            || NAME_ENDERS.contains(&light_fold(word).as_str()))
+}
+
+/// Whether a word opens a new clause with the conjunction glued on: `و` before the
+/// article (`والأطفال`) or before a verb in the present tense (`وتحول`, `ويقول`).
+fn opens_clause(word: &str) -> bool {
+    let Some(rest) = word.strip_prefix('و') else {
+        return false;
+    };
+    rest.starts_with("ال") || rest.starts_with(['ت', 'ي', 'ن']) && rest.chars().count() >= 3
+}
+
+/// Whether a transliteration match (`سيمفيروبول` for the gazetteer's `سيمفروبول`) may be
+/// taken outside the caption's countries: an Arabic name of six letters or more after a
+/// word that places it, matching a well-known place. Arabic writes foreign names with
+/// long vowels and hamza put in or left out; a common word is rarely that long and
+/// rarely shares its consonants with a city.
+/// The name must stand after a word that places it (`في`, `قرب`, `مدينة`), not after
+/// `إلى` or `على` only (`إلى ديارهم`, "to their homes", shares its consonants with
+/// Durham), and not after the kind word of a camp, village or neighbourhood: those are
+/// named after villages, not after cities abroad.
+pub(super) fn long_name_matches(g: &Gazetteer, text: &str, m: &Mention, c: PlaceId) -> bool {
+    let letters = m.folded.chars().filter(|c| !c.is_whitespace()).count();
+    let small = kind_before(text, m.span.start)
+        .is_some_and(|(k, w)| is_small_kind(k) && !matches!(w.as_str(), "مدينه" | "مدن"));
+    is_arabic(&m.text)
+        && m.cue
+        && (m.role >= Role::Near || m.hint.is_some())
+        && !small
+        && !m.partial
+        && letters >= 6
+        && cairn_gazetteer::skeleton(&m.folded).chars().count() >= 4
+        && well_known(g, c)
+}
+
 /// Whether a one-word Arabic match is only the head of a longer name the run goes on
 /// with (`باب` of `باب الحديد`).
 pub(super) fn is_bare_head(raw: &str, run_goes_on: bool) -> bool {
@@ -210,6 +325,10 @@ pub(super) fn unglued_places<'g>(g: &'g Gazetteer, word: &str) -> Option<(String
     }
     unglued(word).skip(1).find_map(|w| {
         let f = fold(w);
+        // `والتي` is "and which": the article's `ال` left a stem too short to be a name.
+        if f.chars().count() < 3 {
+            return None;
+        }
         let c = g.exact_folded(&f);
         c.iter().any(|&id| well_known(g, id)).then_some((f, c))
     })
@@ -300,14 +419,27 @@ fn is_quote(c: char) -> bool {
     matches!(c, '«' | '»' | '"' | '“' | '”' | '\'')
 }
 
-/// Names after a small-place kind word (`حي حارة حريك`) that no resolved mention covers:
-/// `(index of the next mention, span, name)`, for the caller to place at what holds them.
+/// A name after a small-place kind word that the gazetteer lacks, for the caller to
+/// place at what holds it.
+pub(super) struct Held {
+    /// The index of the first mention after it.
+    pub(super) next: usize,
+    pub(super) span: Span,
+    pub(super) name: String,
+    /// A city the caption names elsewhere, and the role the words before the name give
+    /// it: where the name lies when no mention after it holds it.
+    pub(super) elsewhere: Option<(PlaceId, Role)>,
+}
+
+/// Names after a small-place kind word (`حي حارة حريك`) that no resolved mention covers.
 pub(super) fn unknown_places(
+    g: &Gazetteer,
+    context: &Context<'_>,
     text: &str,
     toks: &[Tok],
     lower: &Lower<'_>,
     mentions: &[Mention],
-) -> Vec<(usize, Span, String)> {
+) -> Vec<Held> {
     let mut out = Vec::new();
     for i in 0..toks.len() {
         let Some((kind, _)) = kind_word(lower.at(toks, i)) else {
@@ -320,7 +452,12 @@ pub(super) fn unknown_places(
         while j + 1 < toks.len() && j < i + 3 {
             let gap = &text[toks[j].span.end..toks[j + 1].span.start];
             let w = lower.at(toks, j + 1);
-            if !gap.chars().all(|c| c == ' ' || is_quote(c)) || !is_arabic(w) || is_cue(w) {
+            if !gap.chars().all(|c| c == ' ' || is_quote(c))
+                || !is_arabic(w)
+                || is_cue(w)
+                || ends_name(w)
+                || opens_clause(w)
+            {
                 break;
             }
             j += 1;
@@ -343,8 +480,174 @@ pub(super) fn unknown_places(
         let common = super::lexicon::is_stop(&fold(name));
         if !known && !common {
             let next = mentions.partition_point(|m| m.span.start < span.start);
-            out.push((next, span, name.to_string()));
+            let before: Vec<&str> = (i.saturating_sub(3)..=i)
+                .rev()
+                .map(|t| lower.at(toks, t))
+                .collect();
+            let role = role(&before).unwrap_or(Role::Bare);
+            out.push(Held {
+                next,
+                span,
+                name: name.to_string(),
+                elsewhere: city_named(g, toks, lower, context, span).map(|c| (c, role)),
+            });
         }
     }
     out
+}
+
+/// Common words that are also the Arabic names of cities (`صور` "pictures" and Tyre,
+/// `جده` "grandmother" and Jeddah, `حماه` "protectors" and Hama), folded: never read as
+/// the city when nothing says a place follows.
+const CITY_HOMOGRAPHS: &[&str] = &[
+    "صور",
+    "جده",
+    "حماه",
+    "رمادي",
+    "منصوره",
+    "خليل",
+    "مدينه",
+    "مدينه منوره",
+];
+
+/// A city of at least 100,000 that the caption names in Arabic outside `span`, with or
+/// without a word that says a place follows (`مساجد حلب`, "Aleppo's mosques"): where a
+/// neighbourhood or camp the gazetteer lacks lies when nothing else holds it. The first
+/// in text order. Words are also people's names (`بشار`, Béchar) and the gazetteer's
+/// Arabic names include rare spellings: the city must lie in a country the caption
+/// names or, when it names none, have a million people.
+pub(super) fn city_named(
+    g: &Gazetteer,
+    toks: &[Tok],
+    lower: &Lower<'_>,
+    context: &Context<'_>,
+    span: Span,
+) -> Option<PlaceId> {
+    (0..toks.len())
+        .filter(|&i| toks[i].span.end <= span.start || toks[i].span.start >= span.end)
+        .find_map(|i| {
+            let w = lower.at(toks, i);
+            if !is_arabic(w) || is_cue(w) {
+                return None;
+            }
+            unglued(w).find_map(|u| {
+                let f = fold(u);
+                if CITY_HOMOGRAPHS.contains(&f.as_str()) {
+                    return None;
+                }
+                g.exact_folded(&f).iter().copied().find(|&c| {
+                    let e = g.entry(c);
+                    let placed = if context.is_empty() {
+                        e.population >= 1_000_000
+                    } else {
+                        context.contains_key(e.country.as_str())
+                    };
+                    e.kind == PlaceKind::Town && e.population >= 100_000 && placed
+                })
+            })
+        })
+}
+
+/// An Arabic name read as a small town abroad when the caption is about another
+/// country is another place, or a common word (`في صف`, "in a classroom", is a village
+/// in Egypt): such a choice is undone when the town's country is none the caption names
+/// and another place it names, a city or a province, lies in another country, or a
+/// city it names elsewhere does. After a small-place kind word (`حي بني زيد`, `مخيم
+/// الجنينة`) the name is held to more: it must lie near a place named after it, in the
+/// country of a city named elsewhere, and, for a neighbourhood, in a country the caption
+/// names. An undone name is placed at what holds it, as one the gazetteer lacks.
+pub(super) fn drop_far_homonyms(
+    g: &Gazetteer,
+    text: &str,
+    toks: &[Tok],
+    lower: &Lower<'_>,
+    context: &Context<'_>,
+    mentions: &mut [Mention],
+) {
+    let big: Vec<PlaceId> = mentions
+        .iter()
+        .filter(|m| !m.partial)
+        .filter_map(|m| m.chosen)
+        .filter(|&o| well_known(g, o) && g.entry(o).kind != PlaceKind::Country)
+        .collect();
+    for mi in 0..mentions.len() {
+        let Some(c) = mentions[mi].chosen else {
+            continue;
+        };
+        let e = g.entry(c);
+        let held = mentions[mi]
+            .within
+            .is_some_and(|w| mentions[w].chosen.is_some());
+        if !is_arabic(&mentions[mi].text) || e.kind != PlaceKind::Town || held {
+            continue;
+        }
+        let elsewhere = city_named(g, toks, lower, context, mentions[mi].span);
+        let in_context = context.contains_key(e.country.as_str());
+        let abroad = |o: &PlaceId| g.entry(*o).country != e.country;
+        // A city of standing is meant wherever it is, unless a kind word says the
+        // name is a camp's, a village's or a neighbourhood's.
+        let standing = e.population >= 100_000;
+        if !standing && !in_context && (big.iter().any(abroad) || elsewhere.iter().any(abroad)) {
+            mentions[mi].chosen = None;
+            continue;
+        }
+        let small = kind_before(text, mentions[mi].span.start)
+            .filter(|(k, w)| is_small_kind(*k) && !matches!(w.as_str(), "مدينه" | "مدن"));
+        let Some((kind, _)) = small else {
+            continue;
+        };
+        // The places named after it in its sentence as where something is, in the
+        // caption's countries (a common word read as a city abroad, `من الحصار` "from
+        // the siege", places nothing).
+        let from = mentions[mi].span.end;
+        let end = text[from..]
+            .find(['.', '!', '?', '؟'])
+            .map_or(text.len(), |p| from + p);
+        let after: Vec<PlaceId> = mentions[mi + 1..]
+            .iter()
+            .filter(|m| !m.partial && m.span.start < end && m.role >= Role::Near)
+            .filter_map(|m| m.chosen)
+            .filter(|&o| {
+                let x = g.entry(o);
+                x.kind != PlaceKind::Country
+                    && (context.is_empty() || context.contains_key(x.country.as_str()))
+            })
+            .collect();
+        let far = !after.is_empty()
+            && !after
+                .iter()
+                .any(|&o| o == c || g.contains(o, c) || g.distance_km(o, c) < 60.0);
+        let foreign = kind == PlaceKind::Neighbourhood && !in_context && !well_known(g, c);
+        if far || elsewhere.iter().any(abroad) || foreign {
+            mentions[mi].chosen = None;
+        }
+    }
+}
+
+/// `مدينة حلب ... في حلب`: a name the caption repeats is the same place. A bare Arabic
+/// mention read as a province (`حلب` is Aleppo and its governorate) is the city of that
+/// name inside it when another mention of the name chose the city; `محافظة حلب` keeps
+/// the province.
+pub(super) fn same_name_same_place(g: &Gazetteer, mentions: &mut [Mention]) {
+    for i in 0..mentions.len() {
+        let Some(c) = mentions[i].chosen else {
+            continue;
+        };
+        if g.entry(c).kind != PlaceKind::Admin1
+            || mentions[i].hint.is_some()
+            || !is_arabic(&mentions[i].text)
+        {
+            continue;
+        }
+        let town = mentions.iter().find_map(|o| {
+            o.chosen.filter(|&t| {
+                o.folded == mentions[i].folded
+                    && g.entry(t).kind == PlaceKind::Town
+                    && g.contains(c, t)
+            })
+        });
+        if let Some(t) = town {
+            mentions[i].chosen = Some(t);
+        }
+    }
 }

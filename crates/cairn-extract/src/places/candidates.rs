@@ -178,6 +178,7 @@ impl Scan<'_> {
                 && gap_ok(j, j + 1)
                 && is_arabic(self.word(j + 1))
                 && !is_arabic_cue(self.lower_at(j + 1))
+                && !super::arabic::ends_name(self.lower_at(j + 1))
                 && super::arabic::unglued_places(self.g, self.word(j + 1)).is_none()
                 && demonym_country(self.lower_at(j + 1)).is_none()
             {
@@ -437,6 +438,10 @@ impl Scan<'_> {
     /// gazetteer knows the name with it.
     fn start_with_direction(&self, k: usize, end: usize) -> usize {
         let toks = self.toks;
+        let intl = super::intl::start_with_kind_noun;
+        if let Some(start) = intl(self.g, self.text, toks, self.lower, k, end) {
+            return start;
+        }
         if k > 0 {
             let prev = self.lower_at(k - 1);
             if [

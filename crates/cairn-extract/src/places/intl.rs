@@ -7,6 +7,7 @@ use cairn_model::{PlaceKind, Span};
 
 use super::arabic;
 use super::roles::Role;
+use super::tokens::{Lower, Tok};
 
 /// German kind nouns (lower case): they stand right before the name (`Stadt Sudscha`).
 const GERMAN_KINDS: &[&str] = &[
@@ -270,4 +271,56 @@ pub(super) fn heads_a_building(name: &str, after: &str) -> bool {
         w = words.next();
     }
     w.is_some_and(|w| w.starts_with(char::is_uppercase))
+}
+
+/// Words that open the sentence describing the photo, in French, Spanish, German and
+/// Arabic, after a caption that tells the story first (`En la imagen, ...`, `وفي هذه
+/// الصورة نرى ...`): the English ones stand with the scene's choice.
+pub(super) const PHOTO_MARKERS: &[&str] = &[
+    "En la imagen, ",
+    "En la foto, ",
+    "En la fotografía, ",
+    "En esta imagen, ",
+    "Sur la photo, ",
+    "Sur cette photo, ",
+    "Sur cette image, ",
+    "Sur l'image, ",
+    "Sur l’image, ",
+    "Auf dem Bild: ",
+    "Auf dem Bild ist ",
+    "Im Bild: ",
+    "وفي هذه الصورة ",
+    "في هذه الصورة ",
+    "وفي الصورة ",
+    "في الصورة ",
+];
+
+/// Where a name begins when French or Spanish writes the region's own kind noun before
+/// it in lower case (`la bande de Gaza`, `la franja de Gaza`): the start of that noun,
+/// when the gazetteer knows the name with it; else `None`.
+pub(super) fn start_with_kind_noun(
+    g: &Gazetteer,
+    text: &str,
+    toks: &[Tok],
+    lower: &Lower<'_>,
+    k: usize,
+    end: usize,
+) -> Option<usize> {
+    if k < 2 || !matches!(lower.at(toks, k - 1), "de" | "del" | "du") {
+        return None;
+    }
+    let noun = k - 2;
+    let spaced = |a: usize| &text[toks[a].span.end..toks[a + 1].span.start] == " ";
+    let w = lower.at(toks, noun);
+    if toks[noun].cap || !spaced(noun) || !spaced(k - 1) || !w.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let start = toks[noun].span.start;
+    let known = g.exact(&text[start..toks[end].span.end]).iter().any(|&c| {
+        matches!(
+            g.entry(c).kind,
+            PlaceKind::Region | PlaceKind::Admin1 | PlaceKind::Country
+        )
+    });
+    known.then_some(start)
 }

@@ -619,7 +619,7 @@ pub(super) const DEMONYMS: &[(&str, &str)] = &[
 ];
 
 /// Arabic demonyms, folded and without the article, feminine and plural endings
-/// (`السورية`, `العراقيين` → `سوري`, `عراقي`).
+/// (`السورية`, `العراقيين`, `سورياً` → `سوري`, `عراقي`).
 const ARABIC_DEMONYMS: &[(&str, &str)] = &[
     ("سوري", "SY"),
     ("عراقي", "IQ"),
@@ -643,7 +643,7 @@ fn arabic_demonym_country(word: &str) -> Option<&'static str> {
         return None;
     }
     let f = cairn_gazetteer::fold(word);
-    let stem = ["ين", "ون", "ه", "ات"]
+    let stem = ["ين", "ون", "ه", "ات", "ا"]
         .iter()
         .find_map(|s| f.strip_suffix(s))
         .unwrap_or(&f);

@@ -39,6 +39,9 @@ struct Unknown {
     name: String,
     /// Placed by a relative-position phrase before the mention at `next`.
     relative: bool,
+    /// Where it lies when no mention after it holds it (a city the caption names
+    /// elsewhere), and its role.
+    elsewhere: Option<(PlaceId, Role)>,
 }
 
 /// Finds and resolves the places of a caption.
@@ -113,15 +116,18 @@ impl<'g> Resolver<'g> {
         }
         .resolve(&mut mentions);
         relative::relative_positions(text, &mut mentions);
+        arabic::same_name_same_place(self.g, &mut mentions);
+        arabic::drop_far_homonyms(self.g, text, &toks, &lower, &context, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
-            arabic::unknown_places(text, &toks, &lower, &mentions)
+            arabic::unknown_places(self.g, &context, text, &toks, &lower, &mentions)
                 .into_iter()
-                .map(|(next, span, name)| Unknown {
-                    next,
-                    span,
-                    name,
+                .map(|h| Unknown {
+                    next: h.next,
+                    span: h.span,
+                    name: h.name,
                     relative: false,
+                    elsewhere: h.elsewhere,
                 }),
         );
         let mut warnings = Vec::new();
@@ -213,6 +219,7 @@ impl<'g> Resolver<'g> {
             span,
             name,
             relative,
+            elsewhere,
         } in unknown
         {
             // The enclosing place: the first resolved one after it, or the one whose
@@ -228,7 +235,8 @@ impl<'g> Resolver<'g> {
                         .iter()
                         .filter(|m| !m.partial)
                         .find_map(|m| m.chosen.map(|c| (c, m.role, span.start, false)))
-                });
+                })
+                .or_else(|| elsewhere.map(|(c, role)| (c, role, span.start, false)));
             let Some((e, role, from, held)) = holder else {
                 warnings.push(format!("place {name:?} is not in the gazetteer"));
                 continue;
@@ -408,6 +416,7 @@ impl<'g> Resolver<'g> {
                     span,
                     name: text[span.start..span.end].to_string(),
                     relative,
+                    elsewhere: None,
                 });
             }
             i = j + 1;
