@@ -382,3 +382,21 @@ fn french_and_spanish_kind_nouns_before_a_region_name_it() {
         "PS",
     );
 }
+
+#[test]
+fn a_sports_league_is_no_place() {
+    // `Liga` is another name of Riga.
+    let got = scene("El Barcelona ganó en la Liga el domingo ante su público. Foto: EFE/Ana Gómez");
+    assert!(got.as_ref().is_none_or(|(_, cc, _)| cc != "LV"), "{got:?}");
+}
+
+#[test]
+fn a_capitalised_preposition_opening_the_sentence_places_the_name() {
+    // `En Syrie,`: the preposition is no part of the name, and it sets the scene.
+    let conf = assert_scene(
+        "En Syrie, des enfants jouent dans les ruines d'une école. Jean Dupont / AFP",
+        "Syria",
+        "SY",
+    );
+    assert_ne!(conf, Confidence::Low);
+}

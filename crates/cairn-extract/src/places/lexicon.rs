@@ -436,6 +436,13 @@ pub(super) const STOP: &[&str] = &[
     "بلاد",
     "حدود",
     "دوله",
+    // "siege", "classroom": common words that are towns abroad (Hisar, Es Saff).
+    "حصار",
+    "صف",
+    // Sports leagues named before a number or a season (`en Ligue 1`, `en la Liga`).
+    "ligue",
+    "liga",
+    "bundesliga",
 ];
 
 /// Demonyms whose country gives context to place names.
