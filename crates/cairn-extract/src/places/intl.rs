@@ -190,7 +190,8 @@ pub(super) fn is_closing_dateline(text: &str, span: Span) -> bool {
 
 /// The places of a name the gazetteer knows only in another form: Arabic with letters
 /// glued on (`لبيروت`), a German genitive (`Kiews`), a German compound with `-Stadt`
-/// or a Romance `ciudad de`, `ville de` (`Gaza-Stadt`, `Ciudad de Gaza`). The folded form
+/// or a Romance `ciudad de`, `ville de`, `franja de` (`Gaza-Stadt`, `Ciudad de Gaza`,
+/// `Franja de Gaza`). The folded form
 /// looked up is given with them; only well-known places are read so.
 pub(super) fn inflected<'g>(
     g: &'g Gazetteer,
@@ -199,6 +200,20 @@ pub(super) fn inflected<'g>(
 ) -> Option<(String, &'g [PlaceId])> {
     if let Some(found) = arabic::unglued_places(g, word) {
         return Some(found);
+    }
+    // `Franja de Gaza`, `Bande de Gaza`: the Spanish and French for a strip of land
+    // before the name, the English after it.
+    let strip = ["franja de ", "bande de "]
+        .iter()
+        .find_map(|p| folded.strip_prefix(p))
+        .map(|stem| format!("{stem} strip"));
+    // Spanish writes the Arabic `ج` as `y` (`Yabalia`), where the gazetteer has `j`.
+    let jim = folded.strip_prefix('y').map(|rest| format!("j{rest}"));
+    for name in strip.into_iter().chain(jim) {
+        let c = g.exact_folded(&name);
+        if c.iter().any(|&id| arabic::well_known(g, id)) {
+            return Some((name, c));
+        }
     }
     let stems = [
         folded.strip_suffix(" stadt"),

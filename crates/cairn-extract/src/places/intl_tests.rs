@@ -400,3 +400,30 @@ fn a_capitalised_preposition_opening_the_sentence_places_the_name() {
     );
     assert_ne!(conf, Confidence::Low);
 }
+
+#[test]
+fn spanish_strip_and_jim_spellings_are_read() {
+    // `Franja de Gaza` is the Gaza Strip; a camp the gazetteer lacks lies in it.
+    assert_scene(
+        "Niños juegan en un campamento improvisado en el norte de la Franja de Gaza. Foto: EFE/Ana Gómez",
+        "Gaza Strip",
+        "PS",
+    );
+    // Spanish writes `Yabalia` where the gazetteer has `Jabalia`.
+    assert_scene(
+        "Mujeres esperan agua en el campo de refugiados de Yabalia, en el norte de la Franja de Gaza.",
+        "Jabālyā",
+        "PS",
+    );
+}
+
+#[test]
+fn a_country_named_in_another_language_gives_context() {
+    // `soudanais` alone would put the caption in Sudan; `Tchad` puts the small town in
+    // Chad, where it is.
+    assert_scene(
+        "Des réfugiés soudanais attendent une distribution d'eau à Adré, au Tchad. (Photo Jean Dupont / AFP)",
+        "Adré",
+        "TD",
+    );
+}

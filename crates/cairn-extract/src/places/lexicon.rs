@@ -679,6 +679,13 @@ pub(super) fn demonym_country(word: &str) -> Option<&'static str> {
         .or_else(|| arabic_demonym_country(word))
 }
 
+/// Countries' names in another language that are also common words or a city's name
+/// (folded): `مالي` is Mali and "financial", `عمان` Oman and Amman. They give no
+/// context.
+pub(super) fn is_country_homograph(folded: &str) -> bool {
+    matches!(folded, "مالي" | "عمان")
+}
+
 /// Words after a name that make it an institution or a street named after someone or
 /// something (`Nasser Hospital`, `Damascus Street`): not the place of that name.
 pub(super) fn is_named_after_word(word: &str) -> bool {

@@ -165,8 +165,10 @@ impl<'g> Resolver<'g> {
                 let folded = fold(word);
                 for &id in self.g.exact_folded(&folded) {
                     let e = self.g.entry(id);
-                    // `e.folded` is the fold of the entry's preferred name.
-                    if e.kind == PlaceKind::Country && e.folded == folded {
+                    // `e.folded` is the fold of the entry's preferred name; a country's
+                    // other names are its names in other languages (`Tchad`, `سوريا`).
+                    let named = e.folded == folded || !lexicon::is_country_homograph(&folded);
+                    if e.kind == PlaceKind::Country && named {
                         *context.entry(e.country.as_str()).or_default() += 100;
                     }
                 }
