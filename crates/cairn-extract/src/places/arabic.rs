@@ -146,9 +146,16 @@ pub(super) fn kind_word(word: &str) -> Option<(PlaceKind, bool)> {
     })
 }
 
-/// Whether a word says a place name follows: a kind word or a preposition that places.
+/// Whether a word says a place name follows: a kind word, a preposition that places,
+/// or `العاصمة` ("the capital", before the capital's name).
 pub(super) fn is_cue(word: &str) -> bool {
-    kind_word(word).is_some() || preposition(word).is_some()
+    kind_word(word).is_some() || preposition(word).is_some() || is_capital(word)
+}
+
+/// `العاصمة`, "the capital", with a preposition glued on or not: what follows it, after
+/// a demonym perhaps (`العاصمة اليمنية صنعاء`), is the capital's name.
+fn is_capital(word: &str) -> bool {
+    is_arabic(word) && unglued(word).any(|w| light_fold(w) == "العاصمه")
 }
 
 fn preposition(word: &str) -> Option<Role> {
@@ -169,6 +176,11 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     }
     let mut i = 0;
     let mut glued = false;
+    // `في العاصمة اليمنية صنعاء`: the capital and its demonym are passed over as kind
+    // words are.
+    while i < 2 && before.get(i).is_some_and(|w| is_epithet(w)) {
+        i += 1;
+    }
     while let Some((_, g)) = before.get(i).and_then(|w| kind_word(w)) {
         glued |= g;
         i += 1;
@@ -217,6 +229,12 @@ const AREAS: &[&str] = &[
     "جبهات",
     "خطوط",
 ];
+
+/// Words between a kind word or a preposition and the name that say what the place is:
+/// `العاصمة` and demonyms (`العاصمة اليمنية`).
+fn is_epithet(word: &str) -> bool {
+    is_capital(word) || super::lexicon::demonym_country(word).is_some()
+}
 
 /// `فارين من مناطق القتال في X` ("fleeing the areas of fighting in X"): the words
 /// before `في` (nearest first) are a flight from the areas of X, before any other

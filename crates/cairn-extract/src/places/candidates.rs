@@ -143,13 +143,21 @@ impl Scan<'_> {
         if t.cap {
             return true;
         }
-        if !is_arabic(self.word(i)) || is_arabic_cue(self.lower_at(i)) {
+        if !is_arabic(self.word(i))
+            || is_arabic_cue(self.lower_at(i))
+            || super::arabic::ends_name(self.lower_at(i))
+            || demonym_country(self.lower_at(i)).is_some()
+        {
             return false;
         }
         // Capitals say nothing in Arabic: a locative word, a comma after a place, or a
         // country's name opens a mention.
         // A well-known place with a preposition glued on (`لبيروت`, `بحلب`) opens one too.
         let cue = i > 0 && is_arabic_cue(self.lower_at(i - 1))
+            // `العاصمة اليمنية صنعاء`: a demonym between the cue and the name.
+            || i > 1
+                && demonym_country(self.lower_at(i - 1)).is_some()
+                && is_arabic_cue(self.lower_at(i - 2))
             || super::arabic::unglued_places(self.g, self.word(i)).is_some();
         let comma = i > 0 && {
             let gap = &self.text[self.toks[i - 1].span.end..t.span.start];

@@ -427,3 +427,37 @@ fn a_country_named_in_another_language_gives_context() {
         "TD",
     );
 }
+
+#[test]
+fn arabic_house_and_for_the_refugees_are_no_places() {
+    // "in front of his house" is no town abroad; the neighbourhood lies in Gaza City.
+    assert_scene(
+        "رجل يقف أمام منزله المدمر في حي الشيخ رضوان بمدينة غزة (الأناضول)",
+        "Gaza",
+        "PS",
+    );
+    // `مخيم للاجئين`, "a camp for refugees", names no camp.
+    let r = extractor().extract("امرأة تبكي في مخيم للاجئين قرب بلدة أطمة على الحدود التركية");
+    assert!(
+        r.places.iter().all(|p| p.text != "للاجئين"),
+        "{:?}",
+        r.places
+    );
+}
+
+#[test]
+fn arabic_capital_and_demonym_before_the_name() {
+    // "in the sky of the Yemeni capital Sanaa".
+    assert_scene(
+        "دخان يتصاعد في سماء العاصمة اليمنية صنعاء بعد غارة جوية (أ ف ب)",
+        "Sanaa",
+        "YE",
+    );
+}
+
+#[test]
+fn arabic_accusative_demonym_gives_context_but_the_country_stays_a_country() {
+    // `سورياً` ("Syrian", accusative) puts Douma in Syria, not in the West Bank.
+    assert_scene("نرى طفلا سورياً يسير في شارع مدمر في بلدة دوما", "Dūmā", "SY");
+    assert_scene("أطفال يلعبون بين الخيام في سوريا (أ ف ب)", "Syria", "SY");
+}

@@ -436,6 +436,14 @@ pub(super) const STOP: &[&str] = &[
     "بلاد",
     "حدود",
     "دوله",
+    // "house", "his house", "houses", "school", "mosque": where people are, and
+    // towns' names abroad (Al Manzalah).
+    "منزل",
+    "منزله",
+    "منازل",
+    "بيت",
+    "مدرسه",
+    "مسجد",
     // "siege", "classroom": common words that are towns abroad (Hisar, Es Saff).
     "حصار",
     "صف",
@@ -650,9 +658,13 @@ fn arabic_demonym_country(word: &str) -> Option<&'static str> {
         return None;
     }
     let f = cairn_gazetteer::fold(word);
-    let stem = ["ين", "ون", "ه", "ات", "ا"]
+    // The alef of the accusative (`سورياً`) only with its tanween: `سوريا` is the
+    // country, not its demonym.
+    let accusative = word.contains('\u{064B}');
+    let stem = ["ين", "ون", "ه", "ات"]
         .iter()
         .find_map(|s| f.strip_suffix(s))
+        .or_else(|| f.strip_suffix('ا').filter(|_| accusative))
         .unwrap_or(&f);
     ARABIC_DEMONYMS
         .iter()
