@@ -459,6 +459,9 @@ pub(super) fn unknown_places(
     mentions: &[Mention],
 ) -> Vec<Held> {
     let mut out = Vec::new();
+    // Looked for once, and only when a name is held.
+    let named = || cities_named(g, toks, lower, context);
+    let mut cities = None;
     for i in 0..toks.len() {
         let Some((kind, _)) = kind_word(lower.at(toks, i)) else {
             continue;
@@ -507,7 +510,7 @@ pub(super) fn unknown_places(
                 next,
                 span,
                 name: name.to_string(),
-                elsewhere: city_named(g, toks, lower, context, span).map(|c| (c, role)),
+                elsewhere: first_outside(cities.get_or_insert_with(named), span).map(|c| (c, role)),
             });
         }
     }
@@ -528,27 +531,25 @@ const CITY_HOMOGRAPHS: &[&str] = &[
     "مدينه منوره",
 ];
 
-/// A city of at least 100,000 that the caption names in Arabic outside `span`, with or
+/// The cities of at least 100,000 that the caption names in Arabic, with or
 /// without a word that says a place follows (`مساجد حلب`, "Aleppo's mosques"): where a
-/// neighbourhood or camp the gazetteer lacks lies when nothing else holds it. The first
-/// in text order. Words are also people's names (`بشار`, Béchar) and the gazetteer's
+/// neighbourhood or camp the gazetteer lacks lies when nothing else holds it, in text
+/// order, with where each is named. Words are also people's names (`بشار`, Béchar) and the gazetteer's
 /// Arabic names include rare spellings: the city must lie in a country the caption
 /// names or, when it names none, have a million people.
-pub(super) fn city_named(
+pub(super) fn cities_named(
     g: &Gazetteer,
     toks: &[Tok],
     lower: &Lower<'_>,
     context: &Context<'_>,
-    span: Span,
-) -> Option<PlaceId> {
+) -> Vec<(Span, PlaceId)> {
     (0..toks.len())
-        .filter(|&i| toks[i].span.end <= span.start || toks[i].span.start >= span.end)
-        .find_map(|i| {
+        .filter_map(|i| {
             let w = lower.at(toks, i);
             if !is_arabic(w) || is_cue(w) {
                 return None;
             }
-            unglued(w).find_map(|u| {
+            let city = unglued(w).find_map(|u| {
                 let f = fold(u);
                 if CITY_HOMOGRAPHS.contains(&f.as_str()) {
                     return None;
@@ -562,8 +563,18 @@ pub(super) fn city_named(
                     };
                     e.kind == PlaceKind::Town && e.population >= 100_000 && placed
                 })
-            })
+            });
+            city.map(|c| (toks[i].span, c))
         })
+        .collect()
+}
+
+/// The first of [`cities_named`] outside `span`.
+fn first_outside(cities: &[(Span, PlaceId)], span: Span) -> Option<PlaceId> {
+    cities
+        .iter()
+        .find(|(s, _)| s.end <= span.start || s.start >= span.end)
+        .map(|&(_, c)| c)
 }
 
 /// An Arabic name read as a small town abroad when the caption is about another
@@ -588,6 +599,8 @@ pub(super) fn drop_far_homonyms(
         .filter_map(|m| m.chosen)
         .filter(|&o| well_known(g, o) && g.entry(o).kind != PlaceKind::Country)
         .collect();
+    let named = || cities_named(g, toks, lower, context);
+    let mut cities = None;
     for mi in 0..mentions.len() {
         let Some(c) = mentions[mi].chosen else {
             continue;
@@ -599,7 +612,7 @@ pub(super) fn drop_far_homonyms(
         if !is_arabic(&mentions[mi].text) || e.kind != PlaceKind::Town || held {
             continue;
         }
-        let elsewhere = city_named(g, toks, lower, context, mentions[mi].span);
+        let elsewhere = first_outside(cities.get_or_insert_with(named), mentions[mi].span);
         let in_context = context.contains_key(e.country.as_str());
         let abroad = |o: &PlaceId| g.entry(*o).country != e.country;
         // A city of standing is meant wherever it is, unless a kind word says the
