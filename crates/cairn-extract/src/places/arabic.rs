@@ -81,6 +81,27 @@ const FLIGHT: &[&str] = &[
     "الفارون",
     "هاربين",
     "الهاربين",
+    "نازحون",
+    "النازحون",
+    "لاجئون",
+    "اللاجئون",
+    "لاجئين",
+    "اللاجئين",
+];
+
+/// Verbs of arrival (folded): `إلى` after one of them is where people now are
+/// (`وصلوا إلى بلدة كلس`, "they arrived in the town of Kilis").
+const ARRIVAL: &[&str] = &[
+    "وصل",
+    "وصلوا",
+    "وصلت",
+    "يصلون",
+    "تصل",
+    "يصل",
+    "وصول",
+    "لجئوا",
+    "لجا",
+    "لجات",
 ];
 
 /// Words that begin compound names (`باب الحديد`, `تل رفعت`, `دير الزور`): without the
@@ -199,6 +220,12 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     };
     if r == Role::In && fled_before(&before[i + 1..]) {
         return Some(Role::Origin);
+    }
+    let arrived = before
+        .get(i + 1)
+        .is_some_and(|w| ARRIVAL.contains(&light_fold(w).as_str()));
+    if r == Role::Weak && light_fold(before[i]) == "الي" && arrived {
+        return Some(Role::In);
     }
     if r != Role::Origin {
         return Some(r);
@@ -577,14 +604,15 @@ fn first_outside(cities: &[(Span, PlaceId)], span: Span) -> Option<PlaceId> {
         .map(|&(_, c)| c)
 }
 
-/// An Arabic name read as a small town abroad when the caption is about another
-/// country is another place, or a common word (`في صف`, "in a classroom", is a village
-/// in Egypt): such a choice is undone when the town's country is none the caption names
-/// and another place it names, a city or a province, lies in another country, or a
-/// city it names elsewhere does. After a small-place kind word (`حي بني زيد`, `مخيم
-/// الجنينة`) the name is held to more: it must lie near a place named after it, in the
-/// country of a city named elsewhere, and, for a neighbourhood, in a country the caption
-/// names. An undone name is placed at what holds it, as one the gazetteer lacks.
+/// An Arabic name without a kind word read as a small town abroad when the caption is
+/// about another country is another place, or a common word (`في صف`, "in a
+/// classroom", is a town in Egypt): such a choice is undone when the town's country is
+/// none the caption names and another place it names, a city or a province, lies in
+/// another country, or a city it names elsewhere does. After a small-place kind word
+/// (`حي بني زيد`, `مخيم الجنينة`) the name is held to more: it must lie near a place
+/// named after it in its sentence; a neighbourhood or a camp, in the country of a city
+/// named elsewhere; a neighbourhood, in a country the caption names. An undone name is
+/// placed at what holds it, as one the gazetteer lacks.
 pub(super) fn drop_far_homonyms(
     g: &Gazetteer,
     text: &str,
@@ -616,15 +644,18 @@ pub(super) fn drop_far_homonyms(
         let in_context = context.contains_key(e.country.as_str());
         let abroad = |o: &PlaceId| g.entry(*o).country != e.country;
         // A city of standing is meant wherever it is, unless a kind word says the
-        // name is a camp's, a village's or a neighbourhood's.
+        // name is a camp's, a village's or a neighbourhood's; a name a kind word
+        // calls a town (`إلى بلدة كلس`) is no common word, wherever it is.
         let standing = e.population >= 100_000;
-        if !standing && !in_context && (big.iter().any(abroad) || elsewhere.iter().any(abroad)) {
+        let kind = kind_before(text, mentions[mi].span.start).is_some();
+        let far_off = big.iter().any(abroad) || elsewhere.iter().any(abroad);
+        if !standing && !kind && !in_context && far_off {
             mentions[mi].chosen = None;
             continue;
         }
         let small = kind_before(text, mentions[mi].span.start)
             .filter(|(k, w)| is_small_kind(*k) && !matches!(w.as_str(), "مدينه" | "مدن"));
-        let Some((kind, _)) = small else {
+        let Some((kind, word)) = small else {
             continue;
         };
         // The places named after it in its sentence as where something is, in the
@@ -649,7 +680,10 @@ pub(super) fn drop_far_homonyms(
                 .iter()
                 .any(|&o| o == c || g.contains(o, c) || g.distance_km(o, c) < 60.0);
         let foreign = kind == PlaceKind::Neighbourhood && !in_context && !well_known(g, c);
-        if far || elsewhere.iter().any(abroad) || foreign {
+        // A neighbourhood or a camp lies in or by the city the caption is about; a town
+        // or a village may lie across a border from it (`من حلب إلى بلدة كلس`).
+        let held_by_city = kind == PlaceKind::Neighbourhood || word == "مخيم";
+        if far || held_by_city && elsewhere.iter().any(abroad) || foreign {
             mentions[mi].chosen = None;
         }
     }

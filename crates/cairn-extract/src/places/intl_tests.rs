@@ -461,3 +461,21 @@ fn arabic_accusative_demonym_gives_context_but_the_country_stays_a_country() {
     assert_scene("نرى طفلا سورياً يسير في شارع مدمر في بلدة دوما", "Dūmā", "SY");
     assert_scene("أطفال يلعبون بين الخيام في سوريا (أ ف ب)", "Syria", "SY");
 }
+
+#[test]
+fn arabic_small_town_abroad_gives_way_to_the_captions_city() {
+    // Without a kind word, `بني زيد` read as the West Bank village while the caption's
+    // city is Aleppo is another place.
+    assert_scene(
+        "أطفال يلعبون في بني زيد، بعد أسبوع من المعارك في حلب (أ ف ب)",
+        "Aleppo",
+        "SY",
+    );
+}
+
+#[test]
+fn arabic_town_across_a_border_from_the_city_left_is_kept() {
+    // "Displaced from Aleppo arrived in the town of Kilis": a town, named as one, may lie
+    // in another country than the city people fled, and it is where they are.
+    assert_scene("نازحون من حلب وصلوا إلى بلدة كلس قبل أيام", "Kilis", "TR");
+}
