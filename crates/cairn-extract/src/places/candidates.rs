@@ -336,6 +336,19 @@ impl Scan<'_> {
                     && !w.chars().all(|c| c.is_ascii_digit())
             }
         });
+        // `l'hôpital Nasser de Khan Younès`: the run names a site and the place it is in.
+        let site =
+            || super::intl::site_of_place(self.text, self.toks, self.lower, (i, j), &out[first..]);
+        if let Some((role, noun, de)) = stray.then(site).flatten() {
+            for m in &mut out[first..] {
+                if m.span.start > de {
+                    (m.role, m.cue_start) = (role, noun);
+                } else {
+                    (m.partial, m.role) = (true, Role::Name);
+                }
+            }
+            return;
+        }
         if stray {
             // Only a place's own name opens a facility's (`Hamid` is an old name of a
             // Turkish town, not where Hamid Karzai International Airport stands).

@@ -339,3 +339,88 @@ pub(super) fn start_with_kind_noun(
     });
     known.then_some(start)
 }
+
+/// French and Spanish nouns of a site, written in lower case before the site's own name
+/// and then `de` and the place that holds it (`l'hôpital Nasser de Khan Younès`, `la
+/// plaza Tahrir de El Cairo`).
+const SITE_NOUNS: &[&str] = &[
+    "hôpital",
+    "hospital",
+    "clinique",
+    "clínica",
+    "camp",
+    "campo",
+    "campamento",
+    "place",
+    "plaza",
+    "stade",
+    "estadio",
+    "mosquée",
+    "mezquita",
+    "église",
+    "iglesia",
+    "école",
+    "escuela",
+    "marché",
+    "mercado",
+    "quartier",
+    "barrio",
+    "prison",
+    "cárcel",
+    "université",
+    "universidad",
+    "rue",
+    "calle",
+    "avenue",
+    "avenida",
+];
+
+/// `l'hôpital Nasser de Khan Younès`: a run of capitals whose first names are a site's
+/// (after a site noun in lower case) and whose names after `de` are the place that holds
+/// it. The site is where that place is: the role the words before the site noun give it,
+/// with where the site noun stands and where the `de` ends (what stands before it is the
+/// site's name). `None` when the run is not so made: its last mention must stand after
+/// its `de` and reach its end.
+pub(super) fn site_of_place(
+    text: &str,
+    toks: &[Tok],
+    lower: &Lower<'_>,
+    (i, j): (usize, usize),
+    mentions: &[super::candidates::Mention],
+) -> Option<(Role, usize, usize)> {
+    let noun = i.checked_sub(1)?;
+    let w = lower.at(toks, noun);
+    let w = ["l'", "l’", "d'", "d’"]
+        .iter()
+        .find_map(|p| w.strip_prefix(p))
+        .unwrap_or(w);
+    if toks[noun].cap || !SITE_NOUNS.contains(&w) {
+        return None;
+    }
+    let de = (i + 1..j).find(|&p| matches!(lower.at(toks, p), "de" | "del" | "du"))?;
+    let place = mentions.last()?;
+    if place.span.start <= toks[de].span.end || place.span.end != toks[j].span.end {
+        return None;
+    }
+    // The words before the site noun, nearest first, up to its clause's start.
+    let mut before: Vec<&str> = Vec::new();
+    let mut t = noun;
+    while t > 0 && before.len() < 6 {
+        let gap = &text[toks[t - 1].span.end..toks[t].span.start];
+        if gap.contains(['.', ';', ':', '(', '|']) {
+            break;
+        }
+        t -= 1;
+        before.push(match lower.at(toks, t) {
+            "l'" | "l’" => "le",
+            "d'" | "d’" => "de",
+            w => w,
+        });
+    }
+    if w != lower.at(toks, noun) {
+        // The elided article (`l'hôpital`) stands nearest.
+        before.insert(0, "le");
+    }
+    let role = kind_role(super::roles::role_of(&before));
+    Some((role, toks[noun].span.start, toks[de].span.end))
+}

@@ -479,3 +479,19 @@ fn arabic_town_across_a_border_from_the_city_left_is_kept() {
     // in another country than the city people fled, and it is where they are.
     assert_scene("نازحون من حلب وصلوا إلى بلدة كلس قبل أيام", "Kilis", "TR");
 }
+
+#[test]
+fn a_site_named_before_de_lies_in_the_place_after_it() {
+    // `l'hôpital Nasser de Khan Younès`: the hospital's name is no person's, and the
+    // town after `de` is where it stands.
+    assert_scene(
+        "Des enfants blessés sont soignés à l'hôpital Nasser de Khan Younès, dans le sud de la bande de Gaza. (Photo Jean Dupont / AFP)",
+        "Khān Yūnis",
+        "PS",
+    );
+    assert_scene(
+        "Manifestantes se concentran en la plaza Tahrir de El Cairo. Foto: EFE/Ana Gómez",
+        "Cairo",
+        "EG",
+    );
+}
