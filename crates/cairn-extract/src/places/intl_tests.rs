@@ -495,3 +495,21 @@ fn a_site_named_before_de_lies_in_the_place_after_it() {
         "EG",
     );
 }
+
+#[test]
+fn a_demonym_by_a_border_names_the_neighbour_not_the_captions_country() {
+    // `la frontière turque` does not put the caption in Turkey: Idleb, an alternate
+    // name, is still read in Syria.
+    assert_scene(
+        "Des enfants jouent dans un camp de déplacés à Atmé, près de la frontière turque, dans la province d'Idleb.",
+        "Idlib",
+        "SY",
+    );
+}
+
+#[test]
+fn a_german_article_opening_the_sentence_is_no_place() {
+    // `Das` is also a town in Spain.
+    let got = scene("Das Westjordanland ist abgeriegelt. Foto: Max Muster/dpa");
+    assert!(got.as_ref().is_none_or(|(_, cc, _)| cc != "ES"), "{got:?}");
+}

@@ -447,6 +447,15 @@ pub(super) const STOP: &[&str] = &[
     // "siege", "classroom": common words that are towns abroad (Hisar, Es Saff).
     "حصار",
     "صف",
+    // German articles, capitalised when they open a sentence (`Die Stadt Bachmut`).
+    "die",
+    "der",
+    "das",
+    "dem",
+    "den",
+    "ein",
+    "eine",
+    "einer",
     // Sports leagues named before a number or a season (`en Ligue 1`, `en la Liga`).
     "ligue",
     "liga",
@@ -689,6 +698,25 @@ pub(super) fn demonym_country(word: &str) -> Option<&'static str> {
         .get(word)
         .copied()
         .or_else(|| arabic_demonym_country(word))
+}
+
+/// Words for a border, in the four languages: a demonym next to one (`la frontière
+/// turque`, `الحدود التركية`, `the Turkish border`) names the neighbour across it, not
+/// the caption's country.
+pub(super) fn is_border_word(word: &str) -> bool {
+    matches!(
+        word,
+        "border"
+            | "borders"
+            | "frontière"
+            | "frontières"
+            | "frontera"
+            | "fronteras"
+            | "grenze"
+            | "الحدود"
+            | "حدود"
+            | "بالحدود"
+    )
 }
 
 /// Countries' names in another language that are also common words or a city's name

@@ -157,7 +157,12 @@ impl<'g> Resolver<'g> {
         let mut context: Context<'t> = Context::default();
         for (i, t) in toks.iter().enumerate() {
             if let Some(cc) = demonym_country(lower.at(toks, i)) {
-                *context.entry(cc).or_default() += 60;
+                let near = |j: Option<usize>| {
+                    j.is_some_and(|j| j < toks.len() && lexicon::is_border_word(lower.at(toks, j)))
+                };
+                if !near(i.checked_sub(1)) && !near(Some(i + 1)) {
+                    *context.entry(cc).or_default() += 60;
+                }
             }
             let word = &text[t.span.start..t.span.end];
             if (t.cap || !word.is_ascii()) && !mask.overlaps(t.span) {
