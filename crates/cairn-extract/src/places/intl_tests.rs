@@ -513,3 +513,13 @@ fn a_german_article_opening_the_sentence_is_no_place() {
     let got = scene("Das Westjordanland ist abgeriegelt. Foto: Max Muster/dpa");
     assert!(got.as_ref().is_none_or(|(_, cc, _)| cc != "ES"), "{got:?}");
 }
+
+#[test]
+fn arabic_qaf_and_kaf_spellings_of_a_foreign_name_match() {
+    // The gazetteer writes `قهرمان مرعش`; the caption writes the name with `ك`.
+    assert_scene(
+        "عمال إنقاذ يبحثون عن ناجين في مدينة كهرمان مرعش بعد الزلزال",
+        "Kahramanmaraş",
+        "TR",
+    );
+}
