@@ -426,7 +426,8 @@ impl Scan<'_> {
         // "Stadt Sudscha": German kind nouns open the run; the name is the rest of it.
         let whole_run =
             end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
-        if settlement_after && !whole_run && !container {
+        let kind_named = || super::intl::after_romance_kind(self.text, toks[i].span.start);
+        if (settlement_after || kind_named()) && !whole_run && !container {
             return None;
         }
         // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place

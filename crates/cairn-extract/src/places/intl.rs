@@ -217,6 +217,12 @@ pub(super) fn inflected<'g>(
     }
     let stems = [
         folded.strip_suffix(" stadt"),
+        // `Mossoul-Ouest`, `Alep-Est`: a city's part by its bearing.
+        [
+            " ouest", " est", " nord", " sud", " oeste", " este", " norte", " sur",
+        ]
+        .iter()
+        .find_map(|b| folded.strip_suffix(b)),
         folded.strip_prefix("ciudad de "),
         folded.strip_prefix("ville de "),
         folded
@@ -423,4 +429,38 @@ pub(super) fn site_of_place(
     }
     let role = kind_role(super::roles::role_of(&before));
     Some((role, toks[noun].span.start, toks[de].span.end))
+}
+
+/// Whether the name at `start` follows a French or Spanish kind phrase (`le camp de`,
+/// `la ciudad de`, `le village d'`): the name is then the whole run of capitals after it,
+/// and a match on its first words is another place (`Hassan` of `camp de Hassan Sham` is
+/// a city in India).
+pub(super) fn after_romance_kind(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end();
+    let mut words: Vec<String> = Vec::new();
+    let mut rest = before;
+    for elided in ["d'", "d’"] {
+        if let Some(r) = before.strip_suffix(elided) {
+            words.push("de".to_string());
+            rest = r;
+        }
+    }
+    words.extend(
+        rest.split_whitespace()
+            .rev()
+            .take(6)
+            .take_while(|w| !w.ends_with(['.', ';', ':', ',']))
+            .map(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+                let w = ["l'", "l’", "d'", "d’"]
+                    .iter()
+                    .find_map(|p| w.strip_prefix(p))
+                    .unwrap_or(w);
+                w.to_lowercase()
+            }),
+    );
+    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+    refs.first()
+        .is_some_and(|w| matches!(*w, "de" | "du" | "del"))
+        && kind_phrase(&refs).is_some()
 }

@@ -523,3 +523,33 @@ fn arabic_qaf_and_kaf_spellings_of_a_foreign_name_match() {
         "TR",
     );
 }
+
+#[test]
+fn a_name_after_a_romance_kind_phrase_is_read_whole() {
+    // `Hassan` alone is a city in India: the camp's name is `Hassan Sham`, which the
+    // gazetteer lacks, east of Mosul.
+    let got = scene(
+        "Des déplacés irakiens au camp de Hassan Sham, à l'est de Mossoul. (Photo Jean Dupont / AFP)",
+    );
+    assert!(got.as_ref().is_some_and(|(_, cc, _)| cc == "IQ"), "{got:?}");
+}
+
+#[test]
+fn a_citys_part_by_its_bearing_is_the_city() {
+    assert_scene(
+        "Vue des ruines de Mossoul-Ouest, en Irak, le 10 juillet 2017. (Photo Jean Dupont / AFP)",
+        "Mosul",
+        "IQ",
+    );
+}
+
+#[test]
+fn region_in_spanish_and_french_hints_a_province() {
+    let r = extractor()
+        .extract("Un soldado ucraniano patrulla en la región de Donetsk. Foto: EFE/Ana Gómez");
+    let p = r.location.expect("a location");
+    assert_eq!(
+        (p.kind, p.country.as_deref()),
+        (cairn_model::PlaceKind::Admin1, Some("UA"))
+    );
+}

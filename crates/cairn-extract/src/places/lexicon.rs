@@ -129,7 +129,8 @@ pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
         "neighbourhood" | "neighborhood" | "district" | "quarter" => PlaceKind::Neighbourhood,
         // The kind nouns of German, Spanish and French, which stand before the name and
         // in German with a capital (`Stadt Sudscha`, `Ciudad de Gaza`).
-        "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" => PlaceKind::Admin1,
+        "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" | "región" | "région"
+        | "gouvernorat" | "gobernación" => PlaceKind::Admin1,
         "stadt" | "hauptstadt" | "dorf" | "vorort" | "ciudad" | "ville" | "pueblo" | "poblado"
         | "localidad" | "aldea" | "campo" | "flüchtlingslager" => PlaceKind::Town,
         "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" => {
