@@ -553,3 +553,9 @@ fn region_in_spanish_and_french_hints_a_province() {
         (cairn_model::PlaceKind::Admin1, Some("UA"))
     );
 }
+
+#[test]
+fn arabic_kind_word_with_the_article_is_no_place() {
+    // "in the neighbourhood": `الحي` is spoken of, not named (and `حي` is a town in Iraq).
+    assert_eq!(scene("عائلة تتناول الإفطار بين الأنقاض في الحي"), None);
+}

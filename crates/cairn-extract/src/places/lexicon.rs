@@ -437,6 +437,22 @@ pub(super) const STOP: &[&str] = &[
     "بلاد",
     "حدود",
     "دوله",
+    // Kind words with the article, spoken of (`في الحي`, "in the neighbourhood"):
+    // `حي` is also a town in Iraq.
+    "حي",
+    "احياء",
+    "مخيم",
+    "مخيمات",
+    "قريه",
+    "قري",
+    "بلده",
+    "ضاحيه",
+    "محافظه",
+    "ريف",
+    "مستشفي",
+    "شارع",
+    "سوق",
+    "مركز",
     // "house", "his house", "houses", "school", "mosque": where people are, and
     // towns' names abroad (Al Manzalah).
     "منزل",
