@@ -67,6 +67,26 @@ const ROMANCE_KINDS: &[&str] = &[
     "commune",
     "capitale",
     "bourg",
+    // Sites named by the place they are in (`l'hôpital de Bangui`, `el puerto de
+    // Hodeida`, `la prison de Saydnaya`).
+    "hôpital",
+    "hospital",
+    "école",
+    "escuela",
+    "prison",
+    "cárcel",
+    "stade",
+    "estadio",
+    "marché",
+    "mercado",
+    "université",
+    "universidad",
+    "aéroport",
+    "aeropuerto",
+    "port",
+    "puerto",
+    "gare",
+    "estación",
 ];
 
 /// Words between a kind noun and `de` that say what kind of camp or town it is; any
@@ -118,7 +138,15 @@ pub(super) fn hint_before(before: &[&str]) -> Option<PlaceKind> {
         return Some(k);
     }
     let (at, _) = kind_phrase_at(before)?;
-    super::lexicon::kind_hint(before[at])
+    super::lexicon::kind_hint(unelided(before[at]))
+}
+
+/// A word without the elided article written onto it (`l'hôpital` → `hôpital`).
+fn unelided(w: &str) -> &str {
+    ["l'", "l’"]
+        .iter()
+        .find_map(|p| w.strip_prefix(p))
+        .unwrap_or(w)
 }
 
 /// [`kind_phrase`] with where its kind noun stands.
@@ -127,7 +155,7 @@ fn kind_phrase_at(before: &[&str]) -> Option<(usize, usize)> {
     let kind_at = if GERMAN_KINDS.contains(&first) {
         0
     } else if matches!(first, "de" | "du" | "del" | "d") {
-        (1..before.len().min(5)).find(|&i| ROMANCE_KINDS.contains(&before[i]))?
+        (1..before.len().min(5)).find(|&i| ROMANCE_KINDS.contains(&unelided(before[i])))?
     } else {
         return None;
     };

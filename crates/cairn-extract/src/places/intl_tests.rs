@@ -559,3 +559,23 @@ fn arabic_kind_word_with_the_article_is_no_place() {
     // "in the neighbourhood": `الحي` is spoken of, not named (and `حي` is a town in Iraq).
     assert_eq!(scene("عائلة تتناول الإفطار بين الأنقاض في الحي"), None);
 }
+
+#[test]
+fn a_site_of_a_place_sets_the_scene_in_it() {
+    // `l'hôpital de Bangui`: the hospital is in Bangui, with the article elided onto the
+    // site noun.
+    let conf = assert_scene(
+        "Un blessé est soigné à l'hôpital de Bangui, le 3 mars 2024. (Photo Jean Dupont / AFP)",
+        "Bangui",
+        "CF",
+    );
+    assert_ne!(conf, Confidence::Low);
+}
+
+#[test]
+fn an_institution_with_a_capital_is_no_town() {
+    // `El Congreso` is a town in Mexico.
+    let got =
+        scene("El presidente interviene en el Congreso de los Diputados. Foto: EFE/Ana Gómez");
+    assert!(got.as_ref().is_none_or(|(_, cc, _)| cc != "MX"), "{got:?}");
+}

@@ -464,6 +464,18 @@ pub(super) const STOP: &[&str] = &[
     // "siege", "classroom": common words that are towns abroad (Hisar, Es Saff).
     "حصار",
     "صف",
+    // Institutions written with a capital in French, Spanish and German, named like
+    // towns (`el Congreso`, `El Congreso` in Mexico).
+    "congreso",
+    "congrès",
+    "senado",
+    "sénat",
+    "parlamento",
+    "parlement",
+    "gobierno",
+    "gouvernement",
+    "bundestag",
+    "bundeswehr",
     // German articles, capitalised when they open a sentence (`Die Stadt Bachmut`).
     "die",
     "der",
