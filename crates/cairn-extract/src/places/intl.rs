@@ -237,7 +237,7 @@ pub(super) fn inflected<'g>(
         .map(|stem| format!("{stem} strip"));
     // Spanish writes the Arabic `ج` as `y` (`Yabalia`), where the gazetteer has `j`.
     let jim = folded.strip_prefix('y').map(|rest| format!("j{rest}"));
-    for name in strip.into_iter().chain(jim) {
+    for name in strip.into_iter().chain(jim).chain(german_respelt(folded)) {
         let c = g.exact_folded(&name);
         if c.iter().any(|&id| arabic::well_known(g, id)) {
             return Some((name, c));
@@ -263,6 +263,21 @@ pub(super) fn inflected<'g>(
             .any(|&id| arabic::well_known(g, id))
             .then(|| (stem.to_string(), c))
     })
+}
+
+/// A name as English writes what German spells `dsch`, `sch`, `ch` and `j` (`Chan
+/// Junis`, `Dschabalija` for Khan Yunis, Jabaliya), if it has any of them.
+fn german_respelt(folded: &str) -> Option<String> {
+    if !folded.contains(['j', 'c']) || !folded.is_ascii() {
+        return None;
+    }
+    let s = folded
+        .replace("dsch", "\u{1}")
+        .replace("sch", "sh")
+        .replace("ch", "kh")
+        .replace('j', "y")
+        .replace('\u{1}', "j");
+    (s != folded).then_some(s)
 }
 
 /// Words that begin a building's or a site's name in Catalan, Spanish and French

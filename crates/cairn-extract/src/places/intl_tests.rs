@@ -579,3 +579,30 @@ fn an_institution_with_a_capital_is_no_town() {
         scene("El presidente interviene en el Congreso de los Diputados. Foto: EFE/Ana Gómez");
     assert!(got.as_ref().is_none_or(|(_, cc, _)| cc != "MX"), "{got:?}");
 }
+
+#[test]
+fn german_spellings_and_compass_nouns() {
+    // `Chan Junis`, `Dschabalija`: German writes `ch`, `j`, `dsch` for `kh`, `y`, `j`.
+    assert_scene(
+        "Ein Mann vor den Trümmern seines Hauses in Chan Junis. Foto: Max Muster/dpa",
+        "Khān Yūnis",
+        "PS",
+    );
+    assert_scene(
+        "Zerstörte Häuser im Flüchtlingslager Dschabalija. Foto: Max Muster/dpa",
+        "Jabālyā",
+        "PS",
+    );
+    // `im Süden des Gazastreifens`: a compass noun, a genitive.
+    assert_scene(
+        "Zelte stehen dicht an dicht im Süden des Gazastreifens. Foto: Max Muster/dpa",
+        "Gaza Strip",
+        "PS",
+    );
+    // `Lager` is a kind noun, not part of a person's name.
+    assert_scene(
+        "Kinder spielen im Lager Zaatari in Jordanien. Foto: Max Muster/dpa",
+        "Zaatari camp",
+        "JO",
+    );
+}

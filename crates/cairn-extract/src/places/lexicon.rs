@@ -79,6 +79,7 @@ pub(super) const CUES: &[&str] = &[
     "unweit",
     "zwischen",
     "entre",
+    "des",
 ];
 
 /// Words after a run of capitals that make it a settlement's name ("Tal Samin village").
@@ -132,7 +133,9 @@ pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
         "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" | "región" | "région"
         | "gouvernorat" | "gobernación" => PlaceKind::Admin1,
         "stadt" | "hauptstadt" | "dorf" | "vorort" | "ciudad" | "ville" | "pueblo" | "poblado"
-        | "localidad" | "aldea" | "campo" | "flüchtlingslager" => PlaceKind::Town,
+        | "localidad" | "aldea" | "campo" | "flüchtlingslager" | "lager" | "zeltlager"
+        | "hafenstadt" | "grenzstadt" | "großstadt" | "kleinstadt" | "ort" | "ortschaft"
+        | "gemeinde" | "siedlung" => PlaceKind::Town,
         "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" => {
             PlaceKind::Neighbourhood
         }
