@@ -137,6 +137,16 @@ fn is_vowel_letter(c: char) -> bool {
     )
 }
 
+/// `q` as `k`, and the Arabic `ق` as `ك`: foreign names are written with either
+/// (`قهرمان مرعش`, `كهرمان مرعش`), as Arabic names are transliterated with `q` or `k`.
+fn kaf(c: char) -> char {
+    match c {
+        'q' => 'k',
+        'ق' => 'ك',
+        c => c,
+    }
+}
+
 /// An Arabic word without its first alef: the hamza it carried is as often written with
 /// its alef as left out (`أعزاز`, `عزاز`).
 fn drop_initial_alef(word: &str) -> &str {
@@ -147,8 +157,8 @@ fn drop_initial_alef(word: &str) -> &str {
 
 /// A transliteration skeleton of a folded name: per word, the first letter and then its
 /// consonants without repeats (vowels, `w`/`y` and Arabic long vowels dropped, a final
-/// `h` after a vowel dropped, `q` as `k`, an Arabic word's first alef dropped). `douma` and
-/// `duma` → `dm`; `jobar` and `jawbar` → `jbr`.
+/// `h` after a vowel dropped, `q` as `k` and `ق` as `ك`, an Arabic word's first alef and
+/// final taa marbuta dropped). `douma` and `duma` → `dm`; `jobar` and `jawbar` → `jbr`.
 pub fn skeleton(folded: &str) -> String {
     let mut out = String::with_capacity(folded.len());
     for word in folded.split(' ') {
@@ -161,10 +171,15 @@ pub fn skeleton(folded: &str) -> String {
         if end > 3 && final_char == 'h' && rev.next().is_some_and(|c| "aeiou".contains(c)) {
             end -= 1;
         }
+        // A final `ه` (taa marbuta, folded) is a vowel ending that Arabic spellings of a
+        // name write, or write as `ي` or `ا`, or leave out (`أطمة`, `أطمي`).
+        if end > 2 && final_char == 'ه' {
+            end -= 1;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
-        let map = |c: char| if c == 'q' { 'k' } else { c };
+        let map = kaf;
         let mut chars = word.chars().take(end);
         let first = map(chars.next().unwrap_or(final_char));
         out.push(first);
@@ -209,7 +224,10 @@ mod tests {
             if end > 3 && chars[end - 1] == 'h' && "aeiou".contains(chars[end - 2]) {
                 end -= 1;
             }
-            let map = |c: char| if c == 'q' { 'k' } else { c };
+            if chars.len() > 2 && chars[chars.len() - 1] == 'ه' {
+                end -= 1;
+            }
+            let map = kaf;
             let mut w = String::new();
             let mut last = map(chars[0]);
             w.push(last);
@@ -281,6 +299,11 @@ mod tests {
         assert_eq!(sk("سيمفيروبول"), sk("سيمفروبول"));
         assert_ne!(sk("حلب"), sk("حماة"));
         assert_eq!(sk("أعزاز"), sk("عزاز"));
+        // A name's vowel ending, written as taa marbuta, as `ي` or not at all.
+        assert_eq!(sk("أطمة"), sk("أطمي"));
+        assert_eq!(sk("قهرمان مرعش"), sk("كهرمان مرعش"));
+        assert_eq!(sk("ديبكة"), sk("ديبيكا"));
+        assert_ne!(sk("حماة"), sk("حمص"));
     }
 
     #[test]

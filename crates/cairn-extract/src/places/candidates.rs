@@ -88,13 +88,21 @@ impl Scan<'_> {
         if t.cap {
             return true;
         }
-        if !is_arabic(self.word(i)) || is_arabic_cue(self.lower_at(i)) {
+        if !is_arabic(self.word(i))
+            || is_arabic_cue(self.lower_at(i))
+            || super::arabic::ends_name(self.lower_at(i))
+            || demonym_country(self.lower_at(i)).is_some()
+        {
             return false;
         }
         // Capitals say nothing in Arabic: a locative word, a comma after a place, or a
         // country's name opens a mention.
         // A well-known place with a preposition glued on (`لبيروت`, `بحلب`) opens one too.
         let cue = i > 0 && is_arabic_cue(self.lower_at(i - 1))
+            // `العاصمة اليمنية صنعاء`: a demonym between the cue and the name.
+            || i > 1
+                && demonym_country(self.lower_at(i - 1)).is_some()
+                && is_arabic_cue(self.lower_at(i - 2))
             || super::arabic::unglued_places(self.g, self.word(i)).is_some();
         let comma = i > 0 && {
             let gap = &self.text[self.toks[i - 1].span.end..t.span.start];
@@ -123,6 +131,7 @@ impl Scan<'_> {
                 && gap_ok(j, j + 1)
                 && is_arabic(self.word(j + 1))
                 && !is_arabic_cue(self.lower_at(j + 1))
+                && !super::arabic::ends_name(self.lower_at(j + 1))
                 && super::arabic::unglued_places(self.g, self.word(j + 1)).is_none()
                 && demonym_country(self.lower_at(j + 1)).is_none()
             {
@@ -277,6 +286,19 @@ impl Scan<'_> {
                     && !w.chars().all(|c| c.is_ascii_digit())
             }
         });
+        // `l'hôpital Nasser de Khan Younès`: the run names a site and the place it is in.
+        let site =
+            || super::intl::site_of_place(self.text, self.toks, self.lower, (i, j), &out[first..]);
+        if let Some((role, noun, de)) = stray.then(site).flatten() {
+            for m in &mut out[first..] {
+                if m.span.start > de {
+                    (m.role, m.cue_start) = (role, noun);
+                } else {
+                    (m.partial, m.role) = (true, Role::Name);
+                }
+            }
+            return;
+        }
         if stray {
             // Only a place's own name opens a facility's (`Hamid` is an old name of a
             // Turkish town, not where Hamid Karzai International Airport stands).
@@ -384,7 +406,8 @@ impl Scan<'_> {
         // "Stadt Sudscha": German kind nouns open the run; the name is the rest of it.
         let whole_run =
             end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
-        if settlement_after && !whole_run && !container {
+        let kind_named = || super::intl::after_romance_kind(self.text, toks[i].span.start);
+        if (settlement_after || kind_named()) && !whole_run && !container {
             return None;
         }
         // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place
@@ -423,6 +446,10 @@ impl Scan<'_> {
     /// `North Kivu`, when there is one; its folded name comes with the start.
     fn start_with_direction(&self, k: usize, end: usize) -> (usize, Option<String>) {
         let toks = self.toks;
+        let intl = super::intl::start_with_kind_noun;
+        if let Some(start) = intl(self.g, self.text, toks, self.lower, k, end) {
+            return start;
+        }
         if k > 0 {
             let prev = self.lower_at(k - 1);
             if [

@@ -79,6 +79,7 @@ pub(super) const CUES: &[&str] = &[
     "unweit",
     "zwischen",
     "entre",
+    "des",
 ];
 
 /// Words after a run of capitals that make it a settlement's name ("Tal Samin village").
@@ -129,9 +130,12 @@ pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
         "neighbourhood" | "neighborhood" | "district" | "quarter" => PlaceKind::Neighbourhood,
         // The kind nouns of German, Spanish and French, which stand before the name and
         // in German with a capital (`Stadt Sudscha`, `Ciudad de Gaza`).
-        "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" => PlaceKind::Admin1,
+        "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" | "región" | "région"
+        | "gouvernorat" | "gobernación" => PlaceKind::Admin1,
         "stadt" | "hauptstadt" | "dorf" | "vorort" | "ciudad" | "ville" | "pueblo" | "poblado"
-        | "localidad" | "aldea" | "campo" | "flüchtlingslager" => PlaceKind::Town,
+        | "localidad" | "aldea" | "campo" | "flüchtlingslager" | "lager" | "zeltlager"
+        | "hafenstadt" | "grenzstadt" | "großstadt" | "kleinstadt" | "ort" | "ortschaft"
+        | "gemeinde" | "siedlung" => PlaceKind::Town,
         "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" => {
             PlaceKind::Neighbourhood
         }
@@ -436,6 +440,58 @@ pub(super) const STOP: &[&str] = &[
     "بلاد",
     "حدود",
     "دوله",
+    // Kind words with the article, spoken of (`في الحي`, "in the neighbourhood"):
+    // `حي` is also a town in Iraq.
+    "حي",
+    "احياء",
+    "مخيم",
+    "مخيمات",
+    "قريه",
+    "قري",
+    "بلده",
+    "ضاحيه",
+    "محافظه",
+    "ريف",
+    "مستشفي",
+    "شارع",
+    "سوق",
+    "مركز",
+    // "house", "his house", "houses", "school", "mosque": where people are, and
+    // towns' names abroad (Al Manzalah).
+    "منزل",
+    "منزله",
+    "منازل",
+    "بيت",
+    "مدرسه",
+    "مسجد",
+    // "siege", "classroom": common words that are towns abroad (Hisar, Es Saff).
+    "حصار",
+    "صف",
+    // Institutions written with a capital in French, Spanish and German, named like
+    // towns (`el Congreso`, `El Congreso` in Mexico).
+    "congreso",
+    "congrès",
+    "senado",
+    "sénat",
+    "parlamento",
+    "parlement",
+    "gobierno",
+    "gouvernement",
+    "bundestag",
+    "bundeswehr",
+    // German articles, capitalised when they open a sentence (`Die Stadt Bachmut`).
+    "die",
+    "der",
+    "das",
+    "dem",
+    "den",
+    "ein",
+    "eine",
+    "einer",
+    // Sports leagues named before a number or a season (`en Ligue 1`, `en la Liga`).
+    "ligue",
+    "liga",
+    "bundesliga",
 ];
 
 /// Demonyms whose country gives context to place names.
@@ -619,7 +675,7 @@ pub(super) const DEMONYMS: &[(&str, &str)] = &[
 ];
 
 /// Arabic demonyms, folded and without the article, feminine and plural endings
-/// (`السورية`, `العراقيين` → `سوري`, `عراقي`).
+/// (`السورية`, `العراقيين`, `سورياً` → `سوري`, `عراقي`).
 const ARABIC_DEMONYMS: &[(&str, &str)] = &[
     ("سوري", "SY"),
     ("عراقي", "IQ"),
@@ -643,9 +699,13 @@ fn arabic_demonym_country(word: &str) -> Option<&'static str> {
         return None;
     }
     let f = cairn_gazetteer::fold(word);
+    // The alef of the accusative (`سورياً`) only with its tanween: `سوريا` is the
+    // country, not its demonym.
+    let accusative = word.contains('\u{064B}');
     let stem = ["ين", "ون", "ه", "ات"]
         .iter()
         .find_map(|s| f.strip_suffix(s))
+        .or_else(|| f.strip_suffix('ا').filter(|_| accusative))
         .unwrap_or(&f);
     ARABIC_DEMONYMS
         .iter()
@@ -670,6 +730,32 @@ pub(super) fn demonym_country(word: &str) -> Option<&'static str> {
         .get(word)
         .copied()
         .or_else(|| arabic_demonym_country(word))
+}
+
+/// Words for a border, in the four languages: a demonym next to one (`la frontière
+/// turque`, `الحدود التركية`, `the Turkish border`) names the neighbour across it, not
+/// the caption's country.
+pub(super) fn is_border_word(word: &str) -> bool {
+    matches!(
+        word,
+        "border"
+            | "borders"
+            | "frontière"
+            | "frontières"
+            | "frontera"
+            | "fronteras"
+            | "grenze"
+            | "الحدود"
+            | "حدود"
+            | "بالحدود"
+    )
+}
+
+/// Countries' names in another language that are also common words or a city's name
+/// (folded): `مالي` is Mali and "financial", `عمان` Oman and Amman. They give no
+/// context.
+pub(super) fn is_country_homograph(folded: &str) -> bool {
+    matches!(folded, "مالي" | "عمان")
 }
 
 /// Words after a name that make it an institution or a street named after someone or

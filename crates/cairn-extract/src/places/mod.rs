@@ -68,6 +68,9 @@ struct Unknown {
     name: String,
     /// Placed by a relative-position phrase before the mention at `next`.
     relative: bool,
+    /// Where it lies when no mention after it holds it (a city the caption names
+    /// elsewhere), and its role.
+    elsewhere: Option<(PlaceId, Role)>,
 }
 
 /// Finds and resolves the places of a caption.
@@ -144,15 +147,18 @@ impl<'g> Resolver<'g> {
         nearby::keep_inside_province(self.g, text, &mut mentions);
         nearby::prefer_near_namesakes(self.g, &mut mentions);
         relative::relative_positions(text, &mut mentions);
+        arabic::same_name_same_place(self.g, &mut mentions);
+        arabic::drop_far_homonyms(self.g, text, &toks, &lower, &context, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
-            arabic::unknown_places(text, &toks, &lower, &mentions)
+            arabic::unknown_places(self.g, &context, text, &toks, &lower, &mentions)
                 .into_iter()
-                .map(|(next, span, name)| Unknown {
-                    next,
-                    span,
-                    name,
+                .map(|h| Unknown {
+                    next: h.next,
+                    span: h.span,
+                    name: h.name,
                     relative: false,
+                    elsewhere: h.elsewhere,
                 }),
         );
         let mut warnings = Vec::new();
@@ -212,7 +218,12 @@ impl<'g> Resolver<'g> {
         let mut context: Context<'t> = Context::default();
         for (i, t) in toks.iter().enumerate() {
             if let Some(cc) = demonym_country(lower.at(toks, i)) {
-                *context.entry(cc).or_default() += 60;
+                let near = |j: Option<usize>| {
+                    j.is_some_and(|j| j < toks.len() && lexicon::is_border_word(lower.at(toks, j)))
+                };
+                if !near(i.checked_sub(1)) && !near(Some(i + 1)) {
+                    *context.entry(cc).or_default() += 60;
+                }
             }
             let word = &text[t.span.start..t.span.end];
             if (t.cap || !word.is_ascii()) && !mask.overlaps(t.span) {
@@ -220,8 +231,10 @@ impl<'g> Resolver<'g> {
                 let folded = fold(word);
                 for &id in self.g.exact_folded(&folded) {
                     let e = self.g.entry(id);
-                    // `e.folded` is the fold of the entry's preferred name.
-                    if e.kind == PlaceKind::Country && e.folded == folded {
+                    // `e.folded` is the fold of the entry's preferred name; a country's
+                    // other names are its names in other languages (`Tchad`, `سوريا`).
+                    let named = e.folded == folded || !lexicon::is_country_homograph(&folded);
+                    if e.kind == PlaceKind::Country && named {
                         *context.entry(e.country.as_str()).or_default() += 100;
                     }
                 }
@@ -277,6 +290,7 @@ impl<'g> Resolver<'g> {
             span,
             name,
             relative,
+            elsewhere,
         } in unknown
         {
             // The enclosing place: the first resolved one after it, or the one whose
@@ -292,7 +306,8 @@ impl<'g> Resolver<'g> {
                         .iter()
                         .filter(|m| !m.partial)
                         .find_map(|m| m.chosen.map(|c| (c, m.role, span.start, false)))
-                });
+                })
+                .or_else(|| elsewhere.map(|(c, role)| (c, role, span.start, false)));
             let Some((e, role, from, held)) = holder else {
                 warnings.push(format!("place {name:?} is not in the gazetteer"));
                 continue;
@@ -512,6 +527,7 @@ impl<'g> Resolver<'g> {
                     span,
                     name: text[span.start..span.end].to_string(),
                     relative,
+                    elsewhere: None,
                 });
             }
             i = j + 1;

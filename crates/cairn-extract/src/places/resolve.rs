@@ -260,7 +260,8 @@ impl Resolution<'_> {
         } else {
             (m.cue || m.hint.is_some() || m.followed_by.is_some())
                 && (context.contains_key(e.country.as_str())
-                    || self.anchored(m, e.country.as_str()))
+                    || self.anchored(m, e.country.as_str())
+                    || super::arabic::long_name_matches(self.g, self.text, m, c))
         }
     }
 

@@ -132,6 +132,10 @@ const NEAR_OF: &[&str] = &[
     "südlich",
     "östlich",
     "westlich",
+    "süden",
+    "norden",
+    "osten",
+    "westen",
 ];
 
 /// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.

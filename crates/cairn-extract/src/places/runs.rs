@@ -42,8 +42,9 @@ pub(super) const WEEKDAYS: &[&str] = &[
 ];
 
 /// Prepositions that, capitalised at a sentence's start, open a run of capitals.
-pub(super) const RUN_PREPOSITIONS: &[&str] =
-    &["in", "at", "near", "from", "outside", "inside", "on"];
+pub(super) const RUN_PREPOSITIONS: &[&str] = &[
+    "in", "at", "near", "from", "outside", "inside", "on", "en", "à", "dans", "im", "bei",
+];
 
 /// Words after a name that make it a facility named after the place it stands in
 /// (`Lusail stadium`, `Kabul Hamid Karzai International Airport`, `Galway Racecourse`),

@@ -185,6 +185,7 @@ pub(super) fn choose(
         key(*ia, a).cmp(&key(*ib, b))
     })?;
     let spot = refined(spots, best.1);
+    let spot = inner_of_part(spots, spot);
     let mut place = spot.place.clone();
     let confidence = spot.confidence(in_scene(spot));
     place.confidence = Some(confidence);
@@ -229,6 +230,33 @@ fn refined<'s>(spots: &'s [Spot], best: &'s Spot) -> &'s Spot {
         .unwrap_or(best)
 }
 
+/// A region named only by a part of it or as near the scene (`au sud de la bande de
+/// Gaza`) gives way to a town the caption sets the scene in (`dans le camp de Rafah`)
+/// that lies within reach of the region's point: the region says where the town is,
+/// the town says where the photo is.
+fn inner_of_part<'s>(spots: &'s [Spot], best: &'s Spot) -> &'s Spot {
+    let broad = matches!(best.place.kind, PlaceKind::Region | PlaceKind::Admin1);
+    if !broad || best.dateline || best.fallback || best.role > Role::Near {
+        return best;
+    }
+    spots
+        .iter()
+        .find(|s| {
+            matches!(s.role, Role::In | Role::At)
+                && !s.surroundings
+                && !s.fallback
+                && matches!(s.place.kind, PlaceKind::Town | PlaceKind::Neighbourhood)
+                && s.place.country == best.place.country
+                && cairn_gazetteer::haversine_km(
+                    s.place.lat,
+                    s.place.lon,
+                    best.place.lat,
+                    best.place.lon,
+                ) < 60.0
+        })
+        .unwrap_or(best)
+}
+
 /// Words that open the sentence describing the photo in a caption that tells a story
 /// first (`Above, people ...`, `Pictured: ...`).
 const PHOTO_MARKERS: &[&str] = &[
@@ -241,12 +269,15 @@ const PHOTO_MARKERS: &[&str] = &[
 
 /// The span of a sentence opened by a photo marker, if any.
 fn photo_sentence(text: &str) -> Option<Span> {
-    PHOTO_MARKERS.iter().find_map(|marker| {
-        let p = text.find(marker)?;
-        let opens = p == 0 || text[..p].trim_end().ends_with(['.', '!', '?', ')']);
-        opens.then(|| {
-            let end = text[p..].find(". ").map_or(text.len(), |e| p + e + 1);
-            Span::new(p, end)
+    PHOTO_MARKERS
+        .iter()
+        .chain(super::intl::PHOTO_MARKERS)
+        .find_map(|marker| {
+            let p = text.find(marker)?;
+            let opens = p == 0 || text[..p].trim_end().ends_with(['.', '!', '?', ')']);
+            opens.then(|| {
+                let end = text[p..].find(". ").map_or(text.len(), |e| p + e + 1);
+                Span::new(p, end)
+            })
         })
-    })
 }

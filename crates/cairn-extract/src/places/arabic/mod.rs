@@ -1,13 +1,17 @@
 //! Arabic place grammar: the kind words written before a name (`حي`, `مخيم`, `بمدينة`),
 //! the letters written onto words (`ب`, `ل`, `و`, `ف`, `ك`), the roles prepositions give,
-//! and names after a kind word that the gazetteer lacks, placed at what holds them.
+//! and the words that end a name; `held`: names after a kind word that the gazetteer
+//! lacks, placed at what holds them, and homonyms abroad undone.
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
-use cairn_model::{PlaceKind, Span};
+use cairn_model::PlaceKind;
 
 use super::candidates::Mention;
 use super::roles::Role;
-use super::tokens::{Lower, Tok};
+
+mod held;
+
+pub(super) use held::{drop_far_homonyms, same_name_same_place, unknown_places};
 
 /// Kind words, folded (taa marbuta as `ه`, alef maqsura as `ي`), and the kind they name.
 const KIND_WORDS: &[(&str, PlaceKind)] = &[
@@ -74,6 +78,33 @@ const FLIGHT: &[&str] = &[
     "نازحين",
     "خرجوا",
     "غادروا",
+    "فارين",
+    "الفارين",
+    "فارون",
+    "الفارون",
+    "هاربين",
+    "الهاربين",
+    "نازحون",
+    "النازحون",
+    "لاجئون",
+    "اللاجئون",
+    "لاجئين",
+    "اللاجئين",
+];
+
+/// Verbs of arrival (folded): `إلى` after one of them is where people now are
+/// (`وصلوا إلى بلدة كلس`, "they arrived in the town of Kilis").
+const ARRIVAL: &[&str] = &[
+    "وصل",
+    "وصلوا",
+    "وصلت",
+    "يصلون",
+    "تصل",
+    "يصل",
+    "وصول",
+    "لجئوا",
+    "لجا",
+    "لجات",
 ];
 
 /// Words that begin compound names (`باب الحديد`, `تل رفعت`, `دير الزور`): without the
@@ -139,9 +170,16 @@ pub(super) fn kind_word(word: &str) -> Option<(PlaceKind, bool)> {
     })
 }
 
-/// Whether a word says a place name follows: a kind word or a preposition that places.
+/// Whether a word says a place name follows: a kind word, a preposition that places,
+/// or `العاصمة` ("the capital", before the capital's name).
 pub(super) fn is_cue(word: &str) -> bool {
-    kind_word(word).is_some() || preposition(word).is_some()
+    kind_word(word).is_some() || preposition(word).is_some() || is_capital(word)
+}
+
+/// `العاصمة`, "the capital", with a preposition glued on or not: what follows it, after
+/// a demonym perhaps (`العاصمة اليمنية صنعاء`), is the capital's name.
+fn is_capital(word: &str) -> bool {
+    is_arabic(word) && unglued(word).any(|w| light_fold(w) == "العاصمه")
 }
 
 fn preposition(word: &str) -> Option<Role> {
@@ -162,6 +200,11 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     }
     let mut i = 0;
     let mut glued = false;
+    // `في العاصمة اليمنية صنعاء`: the capital and its demonym are passed over as kind
+    // words are.
+    while i < 2 && before.get(i).is_some_and(|w| is_epithet(w)) {
+        i += 1;
+    }
     while let Some((_, g)) = before.get(i).and_then(|w| kind_word(w)) {
         glued |= g;
         i += 1;
@@ -178,6 +221,15 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
             .any(|w| preposition(w) == Some(Role::In));
         return (i > 0).then_some(Role::In).or(inside.then_some(Role::Weak));
     };
+    if r == Role::In && fled_before(&before[i + 1..]) {
+        return Some(Role::Origin);
+    }
+    let arrived = before
+        .get(i + 1)
+        .is_some_and(|w| ARRIVAL.contains(&light_fold(w).as_str()));
+    if r == Role::Weak && light_fold(before[i]) == "الي" && arrived {
+        return Some(Role::In);
+    }
     if r != Role::Origin {
         return Some(r);
     }
@@ -196,6 +248,117 @@ pub(super) fn role(before: &[&str]) -> Option<Role> {
     })
 }
 
+/// Words for the areas of a place that people flee (`مناطق`, `أحياء`), folded.
+const AREAS: &[&str] = &[
+    "مناطق",
+    "المناطق",
+    "منطقه",
+    "المنطقه",
+    "احياء",
+    "الاحياء",
+    "جبهات",
+    "خطوط",
+];
+
+/// Words between a kind word or a preposition and the name that say what the place is:
+/// `العاصمة` and demonyms (`العاصمة اليمنية`).
+fn is_epithet(word: &str) -> bool {
+    is_capital(word) || super::lexicon::demonym_country(word).is_some()
+}
+
+/// `فارين من مناطق القتال في X` ("fleeing the areas of fighting in X"): the words
+/// before `في` (nearest first) are a flight from the areas of X, before any other
+/// preposition that would set a place of its own. (`النازحين من الموصل في مخيم X`
+/// is not: there `في` says where the displaced are.)
+fn fled_before(before: &[&str]) -> bool {
+    for (k, w) in before.iter().enumerate().take(4) {
+        match preposition(w) {
+            Some(Role::Origin) => {
+                let areas = before[..k]
+                    .iter()
+                    .any(|w| AREAS.contains(&light_fold(w).as_str()));
+                return areas
+                    && before[k + 1..]
+                        .iter()
+                        .take(3)
+                        .any(|w| FLIGHT.contains(&light_fold(w).as_str()));
+            }
+            Some(_) => return false,
+            None => {}
+        }
+    }
+    false
+}
+
+/// Words (folded) that no place's name holds: prepositions of time and cause, relative
+/// pronouns, days (`سيمفيروبول بعد الانفجار`, "Simferopol after the blast").
+const NAME_ENDERS: &[&str] = &[
+    "بعد",
+    "قبل",
+    "خلال",
+    "منذ",
+    "حيث",
+    "التي",
+    "الذي",
+    "الذين",
+    "اثناء",
+    "عقب",
+    "جراء",
+    "بسبب",
+    "عندما",
+    "حين",
+    "اليوم",
+    "امس",
+    "مع",
+    "ضد",
+    "لدي",
+    "بين",
+    "تحت",
+    "فوق",
+    "حول",
+];
+
+/// Whether a word ends a name rather than going on with it: `للنازحين` ("for the
+/// displaced") after a camp's name, a word with `لل` ("for the") on it, or a word of
+/// [`NAME_ENDERS`].
+pub(super) fn ends_name(word: &str) -> bool {
+    is_arabic(word)
+        && (word.starts_with("لل") && word.chars().count() >= 4
+            || NAME_ENDERS.contains(&light_fold(word).as_str()))
+}
+
+/// Whether a word opens a new clause with the conjunction glued on: `و` before the
+/// article (`والأطفال`) or before a verb in the present tense (`وتحول`, `ويقول`).
+fn opens_clause(word: &str) -> bool {
+    let Some(rest) = word.strip_prefix('و') else {
+        return false;
+    };
+    rest.starts_with("ال") || rest.starts_with(['ت', 'ي', 'ن']) && rest.chars().count() >= 3
+}
+
+/// Whether a transliteration match (`سيمفيروبول` for the gazetteer's `سيمفروبول`) may be
+/// taken outside the caption's countries: an Arabic name of six letters or more after a
+/// word that places it, matching a well-known place. Arabic writes foreign names with
+/// long vowels and hamza put in or left out; a common word is rarely that long and
+/// rarely shares its consonants with a city.
+/// The name must stand after a word that places it (`في`, `قرب`, `مدينة`), not after
+/// `إلى` or `على` only (`إلى ديارهم`, "to their homes", shares its consonants with
+/// Durham), and not after the kind word of a camp, village or neighbourhood: those are
+/// named after villages, not after cities abroad.
+pub(super) fn long_name_matches(g: &Gazetteer, text: &str, m: &Mention, c: PlaceId) -> bool {
+    let letters = m.folded.chars().filter(|c| !c.is_whitespace()).count();
+    let small = kind_before(text, m.span.start)
+        .is_some_and(|(k, w)| is_small_kind(k) && !matches!(w.as_str(), "مدينه" | "مدن"));
+    is_arabic(&m.text)
+        && m.cue
+        && (m.role >= Role::Near || m.hint.is_some())
+        && !small
+        && !m.partial
+        && letters >= 6
+        && cairn_gazetteer::skeleton(&m.folded).chars().count() >= 4
+        && well_known(g, c)
+}
+
 /// Whether a one-word Arabic match is only the head of a longer name the run goes on
 /// with (`باب` of `باب الحديد`).
 pub(super) fn is_bare_head(raw: &str, run_goes_on: bool) -> bool {
@@ -210,6 +373,10 @@ pub(super) fn unglued_places<'g>(g: &'g Gazetteer, word: &str) -> Option<(String
     }
     unglued(word).skip(1).find_map(|w| {
         let f = fold(w);
+        // `والتي` is "and which": the article's `ال` left a stem too short to be a name.
+        if f.chars().count() < 3 {
+            return None;
+        }
         let c = g.exact_folded(&f);
         c.iter().any(|&id| well_known(g, id)).then_some((f, c))
     })
@@ -298,53 +465,4 @@ pub(super) fn only_well_known(text: &str, start: usize, part: bool) -> bool {
 
 fn is_quote(c: char) -> bool {
     matches!(c, '«' | '»' | '"' | '“' | '”' | '\'')
-}
-
-/// Names after a small-place kind word (`حي حارة حريك`) that no resolved mention covers:
-/// `(index of the next mention, span, name)`, for the caller to place at what holds them.
-pub(super) fn unknown_places(
-    text: &str,
-    toks: &[Tok],
-    lower: &Lower<'_>,
-    mentions: &[Mention],
-) -> Vec<(usize, Span, String)> {
-    let mut out = Vec::new();
-    for i in 0..toks.len() {
-        let Some((kind, _)) = kind_word(lower.at(toks, i)) else {
-            continue;
-        };
-        if !is_small_kind(kind) {
-            continue;
-        }
-        let mut j = i;
-        while j + 1 < toks.len() && j < i + 3 {
-            let gap = &text[toks[j].span.end..toks[j + 1].span.start];
-            let w = lower.at(toks, j + 1);
-            if !gap.chars().all(|c| c == ' ' || is_quote(c)) || !is_arabic(w) || is_cue(w) {
-                break;
-            }
-            j += 1;
-        }
-        if j == i {
-            continue;
-        }
-        let span = Span::new(toks[i + 1].span.start, toks[j].span.end);
-        let name = &text[span.start..span.end];
-        // `مخيم للنازحين`: "a camp for the displaced" names no place.
-        if ["لل", "بال", "وال", "فال"]
-            .iter()
-            .any(|p| lower.at(toks, i + 1).starts_with(p))
-        {
-            continue;
-        }
-        let known = mentions
-            .iter()
-            .any(|m| m.chosen.is_some() && m.span.start < span.end && span.start < m.span.end);
-        let common = super::lexicon::is_stop(&fold(name));
-        if !known && !common {
-            let next = mentions.partition_point(|m| m.span.start < span.start);
-            out.push((next, span, name.to_string()));
-        }
-    }
-    out
 }
