@@ -448,7 +448,7 @@ impl Scan<'_> {
         let toks = self.toks;
         let intl = super::intl::start_with_kind_noun;
         if let Some(start) = intl(self.g, self.text, toks, self.lower, k, end) {
-            return start;
+            return (start, None);
         }
         if k > 0 {
             let prev = self.lower_at(k - 1);
