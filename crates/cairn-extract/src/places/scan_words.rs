@@ -88,74 +88,34 @@ pub(super) fn is_copula(w: &str) -> bool {
 /// settled spelling (Europe's Latin-script countries, the Americas, Australia and New
 /// Zealand): a same-sounding name there is another place, not a transliteration.
 pub(super) fn spelled_in_latin(cc: &str) -> bool {
-    matches!(
-        cc,
-        "AD" | "AT"
-            | "BE"
-            | "CH"
-            | "CZ"
-            | "DE"
-            | "DK"
-            | "EE"
-            | "ES"
-            | "FI"
-            | "FO"
-            | "FR"
-            | "GB"
-            | "HU"
-            | "IE"
-            | "IS"
-            | "IT"
-            | "LI"
-            | "LT"
-            | "LU"
-            | "LV"
-            | "MC"
-            | "MD"
-            | "MT"
-            | "NL"
-            | "NO"
-            | "PL"
-            | "PT"
-            | "RO"
-            | "SE"
-            | "SI"
-            | "SK"
-            | "SM"
-            | "VA"
-            | "US"
-            | "CA"
-            | "MX"
-            | "GT"
-            | "BZ"
-            | "HN"
-            | "SV"
-            | "NI"
-            | "CR"
-            | "PA"
-            | "CU"
-            | "DO"
-            | "HT"
-            | "JM"
-            | "PR"
-            | "BS"
-            | "BB"
-            | "TT"
-            | "CO"
-            | "VE"
-            | "EC"
-            | "PE"
-            | "BO"
-            | "CL"
-            | "AR"
-            | "UY"
-            | "PY"
-            | "BR"
-            | "GY"
-            | "SR"
-            | "AU"
-            | "NZ"
-    )
+    // Asked of every same-sounding candidate of every unknown name: a table, not a
+    // chain of string comparisons.
+    match cc.as_bytes() {
+        &[a @ b'A'..=b'Z', b @ b'A'..=b'Z'] => {
+            LATIN_SPELLED[usize::from(a - b'A')] & (1 << (b - b'A')) != 0
+        }
+        _ => false,
+    }
+}
+
+/// [`spelled_in_latin`]'s countries, by first letter, as bits of the second.
+const LATIN_SPELLED: [u32; 26] = latin_spelled(&[
+    "AD", "AT", "BE", "CH", "CZ", "DE", "DK", "EE", "ES", "FI", "FO", "FR", "GB", "HU", "IE", "IS",
+    "IT", "LI", "LT", "LU", "LV", "MC", "MD", "MT", "NL", "NO", "PL", "PT", "RO", "SE", "SI", "SK",
+    "SM", "VA", "US", "CA", "MX", "GT", "BZ", "HN", "SV", "NI", "CR", "PA", "CU", "DO", "HT", "JM",
+    "PR", "BS", "BB", "TT", "CO", "VE", "EC", "PE", "BO", "CL", "AR", "UY", "PY", "BR", "GY", "SR",
+    "AU", "NZ",
+]);
+
+const fn latin_spelled(codes: &[&str]) -> [u32; 26] {
+    let mut t = [0u32; 26];
+    let mut i = 0;
+    while i < codes.len() {
+        let b = codes[i].as_bytes();
+        t[(b[0] - b'A') as usize] |= 1 << (b[1] - b'A');
+        i += 1;
+    }
+    t
 }
 
 /// Kind words of administrative units that the shared kind table leaves out
@@ -262,4 +222,19 @@ pub(super) fn is_team_noun(word: &str) -> bool {
             | "captain"
             | "teammates"
     )
+}
+
+#[cfg(test)]
+mod latin_tests {
+    use super::spelled_in_latin;
+
+    #[test]
+    fn the_table_holds_its_countries_and_nothing_else() {
+        for cc in ["FR", "PL", "US", "NZ", "AD", "SR"] {
+            assert!(spelled_in_latin(cc), "{cc}");
+        }
+        for cc in ["SY", "IQ", "UA", "CN", "fr", "F", "FRA", "", "Z@"] {
+            assert!(!spelled_in_latin(cc), "{cc}");
+        }
+    }
 }
