@@ -318,11 +318,27 @@ impl Gazetteer {
         if let Some(&id) = self.by_source_id.get(&format!("geonames-admin1:{name}")) {
             return Some(id);
         }
+        let folded = fold(name);
+        // "Texas" is the state, not a village of that name in Mexico: a town comes
+        // before a province of its name only when it is a city or lies in that province
+        // (`Aleppo`, `Kabul`).
+        let province = self.exact(name).iter().copied().find(|&i| {
+            let e = self.entry(i);
+            e.kind == PlaceKind::Admin1 && e.folded == folded
+        });
+        let town_first = |e: &Entry| {
+            province.is_none_or(|p| {
+                let a = self.entry(p);
+                e.population >= 100_000
+                    || (e.country == a.country && e.admin1_code == a.admin1_code)
+            })
+        };
         self.exact(name).iter().copied().max_by_key(|&i| {
             let e = self.entry(i);
-            let primary = fold(&e.name) == fold(name);
+            let primary = e.folded == folded;
             let kind_pref = match e.kind {
-                PlaceKind::Town => 3,
+                PlaceKind::Town if town_first(e) => 3,
+                PlaceKind::Town => 1,
                 PlaceKind::Country => 4,
                 PlaceKind::Admin1 => 2,
                 _ => 1,
@@ -380,6 +396,19 @@ mod tests {
             2 => (0u64..64).prop_map(|i| i << 58),
             3 => any::<u64>(),
         ]
+    }
+
+    /// A bare name is the province when the only towns of that name are villages
+    /// elsewhere, and the city when the city lies in the province of its name.
+    #[test]
+    fn a_bare_name_is_the_city_or_the_province_a_user_means() {
+        let g = Gazetteer::bundled();
+        let best = |n: &str| g.entry(g.best_match(n).expect(n)).clone();
+        let texas = best("Texas");
+        assert_eq!((texas.kind, texas.country.as_str()), (PlaceKind::Admin1, "US"));
+        for city in ["Aleppo", "Kabul", "Homs"] {
+            assert_eq!(best(city).kind, PlaceKind::Town, "{city}");
+        }
     }
 
     proptest! {

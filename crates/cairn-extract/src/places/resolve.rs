@@ -214,8 +214,12 @@ impl Resolution<'_> {
         let context = self.context;
         let in_context = context.is_empty() || context.contains_key(e.country.as_str());
         let primary = e.folded == m.folded;
+        // "Eagle Pass, Texas" in a caption that names Mexico: a place its own state or
+        // country follows is placed by it, whatever else the caption names.
         let qualified = qualifies.is_some_and(|q| q != c && self.g.contains(c, q))
-            || holder.is_some_and(|h| h != c && self.g.contains(h, c));
+            || holder.is_some_and(|h| h != c && self.g.contains(h, c))
+            || m.followed_by
+                .is_some_and(|f| f != c && self.g.contains(f, c));
         let strong = is_country
             || (matches!(e.kind, PlaceKind::Admin1) && primary)
             || (primary && e.population >= 100_000)

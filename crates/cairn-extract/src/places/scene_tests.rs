@@ -396,3 +396,19 @@ fn a_first_and_last_name_that_are_both_places_are_a_person() {
     let (name, _, _, _) = scene("July 3 | Jenin Tires burn during an Israeli raid. AP");
     assert_eq!(name, "Janīn");
 }
+
+#[test]
+fn a_place_its_state_or_country_follows_is_placed_by_it() {
+    // The caption names Mexico, yet `Eagle Pass, Texas` is the town in Texas, and Texas
+    // the state, not a village called Texas in Mexico.
+    let (name, cc, sure, _) = scene(
+        "Two brothers who crossed the river from Mexico rest under a bridge on Friday in Eagle Pass, Texas. (AP Photo/Jane Roe)",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Eagle Pass", "US"));
+    assert_eq!(sure, Confidence::High);
+    // `Macedonia` as captions named the country before 2019.
+    let (name, cc, _, _) = scene(
+        "Families wait in a transit camp in Gevgelija, Macedonia, for a train to Belgrade, Serbia, on August 24, 2015. REUTERS/John Roe",
+    );
+    assert_eq!((name.as_str(), cc.as_str()), ("Gevgelija", "MK"));
+}
