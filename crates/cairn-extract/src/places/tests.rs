@@ -112,10 +112,11 @@ fn a_possessive_names_the_place_that_holds_the_next() {
 
 #[test]
 fn names_of_people_families_institutions_and_streets_are_not_places() {
-    // A hospital and a street named after a person or a city.
+    // A hospital and a street named after a person or a city: the hospital the
+    // gazetteer knows in Khan Younis, never a place called Nasser.
     assert_scene(
         "Medics carry a wounded boy into Nasser Hospital in Khan Younis, southern Gaza Strip. AFP",
-        "Khān Yūnis",
+        "Nasser hospital",
         "PS",
     );
     assert_scene(
@@ -537,7 +538,7 @@ fn dates_and_names_end_runs_and_joined_names() {
     assert!(r.location.is_none(), "{:?}", r.location);
     // After a place word, the second name is a place though the first is unknown.
     let (conf, _) = assert_scene(
-        "Fires burn between the villages of Kiotari and Lardos on Rhodes. EPA",
+        "Fires burn between the villages of Zzyxia and Lardos on Rhodes. EPA",
         "Lárdos",
         "GR",
     );
