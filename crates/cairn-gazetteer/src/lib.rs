@@ -405,7 +405,10 @@ mod tests {
         let g = Gazetteer::bundled();
         let best = |n: &str| g.entry(g.best_match(n).expect(n)).clone();
         let texas = best("Texas");
-        assert_eq!((texas.kind, texas.country.as_str()), (PlaceKind::Admin1, "US"));
+        assert_eq!(
+            (texas.kind, texas.country.as_str()),
+            (PlaceKind::Admin1, "US")
+        );
         for city in ["Aleppo", "Kabul", "Homs"] {
             assert_eq!(best(city).kind, PlaceKind::Town, "{city}");
         }

@@ -133,3 +133,55 @@ fn no_place_repeats_a_bundled_name_of_its_country() {
         repeats.join("\n")
     );
 }
+
+/// Words that name a kind of place, not one place: as a row's name they would place
+/// every caption that says "the old city" or "the port".
+const GENERIC: &[&str] = &[
+    "old city",
+    "the old city",
+    "old town",
+    "downtown",
+    "city centre",
+    "city center",
+    "port",
+    "harbour",
+    "airport",
+    "market",
+    "camp",
+    "square",
+    "hospital",
+    "university",
+    "border",
+    "crossing",
+    "medina",
+    "vieille ville",
+    "centre-ville",
+    "ciudad vieja",
+    "casco antiguo",
+    "altstadt",
+    "innenstadt",
+    "المدينة القديمة",
+    "البلدة القديمة",
+    "الميناء",
+    "المطار",
+    "السوق",
+    "المخيم",
+    "المستشفى",
+    "وسط المدينة",
+    "الحدود",
+    "المعبر",
+];
+
+#[test]
+fn no_place_is_named_by_a_kind_word() {
+    let generic: HashSet<String> = GENERIC.iter().map(|g| fold(g)).collect();
+    let mut found = Vec::new();
+    for (n, f) in place_lines() {
+        for name in std::iter::once(f[2]).chain(f[9].split('|')) {
+            if generic.contains(&fold(name)) {
+                found.push(format!("line {n} {}: {name:?}", f[1]));
+            }
+        }
+    }
+    assert!(found.is_empty(), "generic names:\n{}", found.join("\n"));
+}
