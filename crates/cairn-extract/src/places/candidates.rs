@@ -53,10 +53,10 @@ pub(super) struct Mention {
 impl Mention {
     /// Whether candidate number `i` is an exact (folded) match.
     pub(super) fn exact_at(&self, c: PlaceId) -> bool {
-        self.candidates
-            .iter()
-            .position(|&x| x == c)
-            .is_some_and(|i| i < self.fuzzy_from)
+        // The first place `c` stands is before `fuzzy_from` exactly when the exact
+        // matches hold it: only those are read.
+        let exact = self.fuzzy_from.min(self.candidates.len());
+        self.candidates[..exact].contains(&c)
     }
 }
 
@@ -598,7 +598,7 @@ impl Scan<'_> {
             .g
             .fuzzy_folded(folded)
             .iter()
-            .partition(|&&c| !(latin && spelled_in_latin(&self.g.entry(c).country)));
+            .partition(|&&c| !(latin && spelled_in_latin(self.g.country_code(c))));
         if n == 0 {
             // "the town of Tel Tamr" is `Tall Tamr`: a name of several words opened by
             // an Arabic word for a hill, a monastery, a village or a spring, whose one

@@ -2,6 +2,8 @@
 //! (countries named or implied, `X, Country`, the places around it), and the evidence a
 //! choice needs before it is taken.
 
+use std::cell::OnceCell;
+
 use cairn_gazetteer::{Gazetteer, PlaceId, skeleton};
 use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
@@ -178,11 +180,13 @@ impl Resolution<'_> {
         holder: Option<PlaceId>,
         resolved: &[PlaceId],
     ) -> Option<PlaceId> {
+        // The mention's skeleton, made once for all its candidates.
+        let m_skeleton = OnceCell::new();
         m.candidates
             .iter()
             .copied()
             .map(|c| {
-                let mut sc = self.score(c, m, resolved);
+                let mut sc = self.score(c, m, &m_skeleton, resolved);
                 if qualifies.is_some_and(|q| q != c && self.g.contains(c, q)) {
                     sc += 100.0;
                 }
@@ -297,7 +301,15 @@ impl Resolution<'_> {
         }
     }
 
-    fn score(&self, c: PlaceId, m: &Mention, resolved: &[PlaceId]) -> f64 {
+    /// How well `c` fits mention `m`; `m_skeleton` holds [`skeleton`] of `m.folded`
+    /// once it is needed.
+    fn score(
+        &self,
+        c: PlaceId,
+        m: &Mention,
+        m_skeleton: &OnceCell<String>,
+        resolved: &[PlaceId],
+    ) -> f64 {
         let e = self.g.entry(c);
         let mut s = f64::from(
             self.context
@@ -321,7 +333,8 @@ impl Resolution<'_> {
         // An alternate name that only transliterates the place's own (`Jenin` for
         // `Janīn`) counts as its own: population, not spelling, then decides.
         let primary = e.folded == m.folded
-            || (c_is_exact(m, c) && skeleton(&e.folded) == skeleton(&m.folded));
+            || (c_is_exact(m, c)
+                && skeleton(&e.folded) == *m_skeleton.get_or_init(|| skeleton(&m.folded)));
         if primary {
             s += 5.0;
         }
