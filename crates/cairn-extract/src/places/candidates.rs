@@ -407,7 +407,7 @@ impl Scan<'_> {
         let whole_run =
             end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
         let kind_named = || super::intl::after_romance_kind(self.text, toks[i].span.start);
-        if (settlement_after || kind_named()) && !whole_run && !container {
+        if !whole_run && !container && (settlement_after || kind_named()) {
             return None;
         }
         // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place

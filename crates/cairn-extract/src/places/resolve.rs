@@ -21,6 +21,9 @@ const INSIDE_KM: f64 = 60.0;
 /// How far (km) a place named `X, south of Y` may lie from `Y`.
 const RELATIVE_KM: f64 = 250.0;
 
+/// A mention's qualifier and holder, and the best candidate they gave.
+type Scored = (Option<PlaceId>, Option<PlaceId>, Option<PlaceId>);
+
 /// How far a mention may lie from the place in its `within`.
 fn radius(m: &Mention) -> f64 {
     if m.relative && m.bearing {
@@ -82,6 +85,12 @@ impl Resolution<'_> {
         let holders: Vec<usize> = mentions.iter().filter_map(|m| m.within).collect();
         let mut order: Vec<usize> = (0..mentions.len()).collect();
         order.sort_by_key(|i| !holders.contains(i));
+        // The first pass's best candidate per mention, with the qualifier and holder it
+        // was scored with. Resolved countries add nothing to proximity, so until the
+        // second pass resolves a place that is no country, a mention with the same
+        // qualifier and holder would score alike: its choice is taken again.
+        let mut first: Vec<Option<Scored>> = vec![None; mentions.len()];
+        let mut places_resolved = false;
         for pass in 0..2 {
             for &mi in &order {
                 if mentions[mi].chosen.is_some() {
@@ -89,7 +98,12 @@ impl Resolution<'_> {
                 }
                 let qualifies = self.qualifier(mentions, mi);
                 let holder = mentions[mi].within.and_then(|w| mentions[w].chosen);
-                let Some(c) = self.best(&mentions[mi], qualifies, holder, &resolved) else {
+                let best = match first[mi] {
+                    Some((q, h, c)) if !places_resolved && (q, h) == (qualifies, holder) => c,
+                    _ => self.best(&mentions[mi], qualifies, holder, &resolved),
+                };
+                first[mi] = Some((qualifies, holder, best));
+                let Some(c) = best else {
                     continue;
                 };
                 let is_country = self.g.entry(c).kind == PlaceKind::Country;
@@ -102,6 +116,7 @@ impl Resolution<'_> {
                 if self.accept(&mentions[mi], c, qualifies, holder) {
                     mentions[mi].chosen = Some(c);
                     resolved.push(c);
+                    places_resolved |= !is_country;
                 }
             }
         }
