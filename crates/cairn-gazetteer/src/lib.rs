@@ -149,8 +149,15 @@ impl NameIndex {
 #[derive(Debug, Default)]
 pub struct Gazetteer {
     entries: Vec<Entry>,
+    /// Each entry's country code as two bytes, beside the entries: a loop over many
+    /// candidates that asks only their country reads this small array instead of
+    /// each entry and its string.
+    codes: Vec<[u8; 2]>,
     by_fold: NameIndex,
     by_skeleton: NameIndex,
+    /// The hashes of the folded names under which `by_fold` holds a country: a set small
+    /// enough to stay in cache, read before the index for words that rarely name one.
+    country_keys: rustc_hash::FxHashSet<u64>,
     /// Admin1 units by country code, then admin1 code (two maps, so that a lookup
     /// borrows the entry's strings instead of copying them into a key).
     admin1: HashMap<String, HashMap<String, PlaceId>>,
@@ -201,6 +208,12 @@ impl Gazetteer {
         &self.entries[id as usize]
     }
 
+    /// The country code of an entry as two bytes (`*b"FR"`), or `[0, 0]` when its code
+    /// is not two bytes long (unknown).
+    pub fn country_code(&self, id: PlaceId) -> [u8; 2] {
+        self.codes[id as usize]
+    }
+
     /// All entries, in load order.
     pub fn entries(&self) -> impl Iterator<Item = (PlaceId, &Entry)> {
         self.entries
@@ -217,6 +230,12 @@ impl Gazetteer {
     /// Entries whose folded name is `folded` (already [`fold`]ed).
     pub fn exact_folded(&self, folded: &str) -> &[PlaceId] {
         self.by_fold.get(folded)
+    }
+
+    /// Whether some entry whose folded name is `folded` is a country (as
+    /// [`Gazetteer::exact_folded`] would find, without reading the index or entries).
+    pub fn names_a_country(&self, folded: &str) -> bool {
+        self.country_keys.contains(&key_hash(folded))
     }
 
     /// Entries whose transliteration skeleton equals that of `name` (weaker evidence).

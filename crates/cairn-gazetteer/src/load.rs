@@ -125,6 +125,7 @@ impl Gazetteer {
             .collect::<Result<_, _>>()?;
         let mut g = Gazetteer {
             entries: Vec::with_capacity(parsed.len() + 64),
+            codes: Vec::with_capacity(parsed.len() + 64),
             ..Default::default()
         };
         // Names other than the entries' own, to index with them: the towns' alternate
@@ -178,6 +179,11 @@ impl Gazetteer {
             .map(|(id, f)| ((key_hash(&f), id), (key_hash(&skeleton(&f)), id)))
             .unzip();
         drop(names);
+        g.country_keys = fold_pairs
+            .iter()
+            .filter(|&&(_, id)| g.entries[id as usize].kind == PlaceKind::Country)
+            .map(|&(h, _)| h)
+            .collect();
         let (by_fold, by_skeleton) = rayon::join(
             || NameIndex::build(fold_pairs),
             || NameIndex::build(skeleton_pairs),
@@ -194,6 +200,8 @@ impl Gazetteer {
         if !e.id.starts_with("geonames:") {
             self.by_source_id.insert(e.id.clone(), id);
         }
+        self.codes
+            .push(<[u8; 2]>::try_from(e.country.as_bytes()).unwrap_or([0, 0]));
         self.entries.push(e);
         id
     }

@@ -53,10 +53,10 @@ pub(super) struct Mention {
 impl Mention {
     /// Whether candidate number `i` is an exact (folded) match.
     pub(super) fn exact_at(&self, c: PlaceId) -> bool {
-        self.candidates
-            .iter()
-            .position(|&x| x == c)
-            .is_some_and(|i| i < self.fuzzy_from)
+        // The first place `c` stands is before `fuzzy_from` exactly when the exact
+        // matches hold it: only those are read.
+        let exact = self.fuzzy_from.min(self.candidates.len());
+        self.candidates[..exact].contains(&c)
     }
 }
 
@@ -407,7 +407,7 @@ impl Scan<'_> {
         let whole_run =
             end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
         let kind_named = || super::intl::after_romance_kind(self.text, toks[i].span.start);
-        if (settlement_after || kind_named()) && !whole_run && !container {
+        if !whole_run && !container && (settlement_after || kind_named()) {
             return None;
         }
         // "Nasser Hospital", "Damascus Street", "the Smith Family": named after the place
@@ -598,7 +598,7 @@ impl Scan<'_> {
             .g
             .fuzzy_folded(folded)
             .iter()
-            .partition(|&&c| !(latin && spelled_in_latin(&self.g.entry(c).country)));
+            .partition(|&&c| !(latin && spelled_in_latin(self.g.country_code(c))));
         if n == 0 {
             // "the town of Tel Tamr" is `Tall Tamr`: a name of several words opened by
             // an Arabic word for a hill, a monastery, a village or a spring, whose one

@@ -480,6 +480,26 @@ pub(super) fn site_of_place(
 /// a city in India).
 pub(super) fn after_romance_kind(text: &str, start: usize) -> bool {
     let before = text[..start].trim_end();
+    let elided = before.ends_with("d'") || before.ends_with("d’");
+    let bare = |w: &str| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+        let w = ["l'", "l’", "d'", "d’"]
+            .iter()
+            .find_map(|p| w.strip_prefix(p))
+            .unwrap_or(w);
+        w.to_lowercase()
+    };
+    // Asked for every sub-run: the word just before, which must be `de`, is read
+    // first, and the phrase only when it is.
+    let de_before = elided
+        || before
+            .split_whitespace()
+            .next_back()
+            .filter(|w| !w.ends_with(['.', ';', ':', ',']))
+            .is_some_and(|w| matches!(bare(w).as_str(), "de" | "du" | "del"));
+    if !de_before {
+        return false;
+    }
     let mut words: Vec<String> = Vec::new();
     let mut rest = before;
     for elided in ["d'", "d’"] {
@@ -493,14 +513,7 @@ pub(super) fn after_romance_kind(text: &str, start: usize) -> bool {
             .rev()
             .take(6)
             .take_while(|w| !w.ends_with(['.', ';', ':', ',']))
-            .map(|w| {
-                let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
-                let w = ["l'", "l’", "d'", "d’"]
-                    .iter()
-                    .find_map(|p| w.strip_prefix(p))
-                    .unwrap_or(w);
-                w.to_lowercase()
-            }),
+            .map(bare),
     );
     let refs: Vec<&str> = words.iter().map(String::as_str).collect();
     refs.first()

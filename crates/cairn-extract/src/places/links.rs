@@ -115,6 +115,11 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
 /// `X village, on Y island`: the island holds the place before it. Only before the
 /// word `island` (`Kyiv, on the Dnipro` names a river, not a town holding Kyiv).
 fn on_island(gap: &str, after_next: &str) -> bool {
+    let after = after_next.trim_start();
+    // The word `island` first: it is rarely there, and the gap's words need a list.
+    if !(after.starts_with("island") || after.starts_with("Island")) {
+        return false;
+    }
     let words: Vec<&str> = gap
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -122,9 +127,7 @@ fn on_island(gap: &str, after_next: &str) -> bool {
     let Some(on) = words.iter().rposition(|w| *w == "on") else {
         return false;
     };
-    let after = after_next.trim_start();
-    (after.starts_with("island") || after.starts_with("Island"))
-        && words[on + 1..].iter().all(|w| *w == "the")
+    words[on + 1..].iter().all(|w| *w == "the")
         && words[..on].len() <= 1
         && words[..on].iter().all(|w| is_settlement_word(w))
 }
@@ -132,10 +135,15 @@ fn on_island(gap: &str, after_next: &str) -> bool {
 /// What may stand between a place and the one that holds it or lies near it: `X in Y`,
 /// `X, in Y`, `X camp in Y`, `X village, near Y`.
 fn is_holding_gap(gap: &str) -> bool {
-    let words: Vec<&str> = gap
+    let words = gap
         .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty())
-        .collect();
+        .filter(|w| !w.is_empty());
+    // At most two kind words, the preposition and a German kind noun: a longer gap,
+    // as most are, is known without a list of its words.
+    if words.clone().nth(4).is_some() {
+        return false;
+    }
+    let words: Vec<&str> = words.collect();
     // "Sudscha im Gebiet Kursk": a German kind noun after the preposition.
     let words = match words.split_last() {
         Some((kind, rest)) if super::intl::is_german_kind(&kind.to_lowercase()) => rest,

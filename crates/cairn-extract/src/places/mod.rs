@@ -229,6 +229,11 @@ impl<'g> Resolver<'g> {
             if (t.cap || !word.is_ascii()) && !mask.overlaps(t.span) {
                 let (word, _) = strip_possessive(word);
                 let folded = fold(word);
+                // Most capitalised words name no country: a small set says so before the
+                // name index and the entries are read.
+                if !self.g.names_a_country(&folded) {
+                    continue;
+                }
                 for &id in self.g.exact_folded(&folded) {
                     let e = self.g.entry(id);
                     // `e.folded` is the fold of the entry's preferred name; a country's

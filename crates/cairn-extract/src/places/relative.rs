@@ -139,11 +139,16 @@ pub(super) fn is_relative_gap(gap: &str) -> bool {
         }
     }
     let words = &words[..end];
+    // Each phrase's words compared in place: splitting them into a list per phrase
+    // and gap cost more than the comparison.
     RELATIVE.iter().any(|phrase| {
-        let p: Vec<&str> = phrase.split(' ').collect();
-        words.len() >= p.len()
-            && words[words.len() - p.len()..] == p[..]
-            && words[..words.len() - p.len()].iter().all(|w| is_filler(w))
+        let n = phrase.split(' ').count();
+        words.len() >= n
+            && words[words.len() - n..]
+                .iter()
+                .copied()
+                .eq(phrase.split(' '))
+            && words[..words.len() - n].iter().all(|w| is_filler(w))
     })
 }
 

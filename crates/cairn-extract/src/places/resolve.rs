@@ -2,6 +2,8 @@
 //! (countries named or implied, `X, Country`, the places around it), and the evidence a
 //! choice needs before it is taken.
 
+use std::cell::OnceCell;
+
 use cairn_gazetteer::{Gazetteer, PlaceId, skeleton};
 use cairn_model::{PlaceKind, Span};
 use rustc_hash::FxHashMap;
@@ -18,6 +20,9 @@ const INSIDE_KM: f64 = 60.0;
 
 /// How far (km) a place named `X, south of Y` may lie from `Y`.
 const RELATIVE_KM: f64 = 250.0;
+
+/// A mention's qualifier and holder, and the best candidate they gave.
+type Scored = (Option<PlaceId>, Option<PlaceId>, Option<PlaceId>);
 
 /// How far a mention may lie from the place in its `within`.
 fn radius(m: &Mention) -> f64 {
@@ -80,6 +85,12 @@ impl Resolution<'_> {
         let holders: Vec<usize> = mentions.iter().filter_map(|m| m.within).collect();
         let mut order: Vec<usize> = (0..mentions.len()).collect();
         order.sort_by_key(|i| !holders.contains(i));
+        // The first pass's best candidate per mention, with the qualifier and holder it
+        // was scored with. Resolved countries add nothing to proximity, so until the
+        // second pass resolves a place that is no country, a mention with the same
+        // qualifier and holder would score alike: its choice is taken again.
+        let mut first: Vec<Option<Scored>> = vec![None; mentions.len()];
+        let mut places_resolved = false;
         for pass in 0..2 {
             for &mi in &order {
                 if mentions[mi].chosen.is_some() {
@@ -87,7 +98,12 @@ impl Resolution<'_> {
                 }
                 let qualifies = self.qualifier(mentions, mi);
                 let holder = mentions[mi].within.and_then(|w| mentions[w].chosen);
-                let Some(c) = self.best(&mentions[mi], qualifies, holder, &resolved) else {
+                let best = match first[mi] {
+                    Some((q, h, c)) if !places_resolved && (q, h) == (qualifies, holder) => c,
+                    _ => self.best(&mentions[mi], qualifies, holder, &resolved),
+                };
+                first[mi] = Some((qualifies, holder, best));
+                let Some(c) = best else {
                     continue;
                 };
                 let is_country = self.g.entry(c).kind == PlaceKind::Country;
@@ -100,6 +116,7 @@ impl Resolution<'_> {
                 if self.accept(&mentions[mi], c, qualifies, holder) {
                     mentions[mi].chosen = Some(c);
                     resolved.push(c);
+                    places_resolved |= !is_country;
                 }
             }
         }
@@ -178,11 +195,13 @@ impl Resolution<'_> {
         holder: Option<PlaceId>,
         resolved: &[PlaceId],
     ) -> Option<PlaceId> {
+        // The mention's skeleton, made once for all its candidates.
+        let m_skeleton = OnceCell::new();
         m.candidates
             .iter()
             .copied()
             .map(|c| {
-                let mut sc = self.score(c, m, resolved);
+                let mut sc = self.score(c, m, &m_skeleton, resolved);
                 if qualifies.is_some_and(|q| q != c && self.g.contains(c, q)) {
                     sc += 100.0;
                 }
@@ -301,7 +320,15 @@ impl Resolution<'_> {
         }
     }
 
-    fn score(&self, c: PlaceId, m: &Mention, resolved: &[PlaceId]) -> f64 {
+    /// How well `c` fits mention `m`; `m_skeleton` holds [`skeleton`] of `m.folded`
+    /// once it is needed.
+    fn score(
+        &self,
+        c: PlaceId,
+        m: &Mention,
+        m_skeleton: &OnceCell<String>,
+        resolved: &[PlaceId],
+    ) -> f64 {
         let e = self.g.entry(c);
         let mut s = f64::from(
             self.context
@@ -325,7 +352,8 @@ impl Resolution<'_> {
         // An alternate name that only transliterates the place's own (`Jenin` for
         // `Janīn`) counts as its own: population, not spelling, then decides.
         let primary = e.folded == m.folded
-            || (c_is_exact(m, c) && skeleton(&e.folded) == skeleton(&m.folded));
+            || (c_is_exact(m, c)
+                && skeleton(&e.folded) == *m_skeleton.get_or_init(|| skeleton(&m.folded)));
         if primary {
             s += 5.0;
         }

@@ -294,6 +294,11 @@ fn is_team_verb(before: &[&str]) -> bool {
 /// Whether the words between two names make both sides in a game (`X take on Y`, `X
 /// face Y`, `X v Y`, `X drew with Y`): nothing but a game's verbs and an article.
 pub(super) fn is_fixture_gap(gap: &str) -> bool {
+    // Asked of every gap between two mentions, most of them long: more than four
+    // words is no fixture, known before any word is lowered.
+    if gap.split_whitespace().nth(4).is_some() {
+        return false;
+    }
     let words: Vec<String> = gap
         .split_whitespace()
         .map(|w| w.trim_end_matches('.').to_lowercase())

@@ -87,10 +87,10 @@ pub(super) fn is_copula(w: &str) -> bool {
 /// Countries whose places are named in Latin letters in their own languages, with one
 /// settled spelling (Europe's Latin-script countries, the Americas, Australia and New
 /// Zealand): a same-sounding name there is another place, not a transliteration.
-pub(super) fn spelled_in_latin(cc: &str) -> bool {
+pub(super) fn spelled_in_latin(cc: impl AsRef<[u8]>) -> bool {
     // Asked of every same-sounding candidate of every unknown name: a table, not a
     // chain of string comparisons.
-    match cc.as_bytes() {
+    match cc.as_ref() {
         &[a @ b'A'..=b'Z', b @ b'A'..=b'Z'] => {
             LATIN_SPELLED[usize::from(a - b'A')] & (1 << (b - b'A')) != 0
         }

@@ -2,6 +2,9 @@
 //! role each plays in its sentence (dateline, `in X, Country`, `in X`, `near X`, a place
 //! named only as an origin or a border), with how sure the choice is and why.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
 use cairn_model::{Confidence, Place, PlaceKind, Span};
 
 use super::candidates::Mention;
@@ -267,8 +270,18 @@ const PHOTO_MARKERS: &[&str] = &[
     "In the photo, ",
 ];
 
+/// Every photo marker in one automaton: most captions hold none, and one pass over the
+/// text says so where a search per marker read the text once for each.
+static ANY_PHOTO_MARKER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::new(PHOTO_MARKERS.iter().chain(super::intl::PHOTO_MARKERS))
+        .expect("photo markers build an automaton")
+});
+
 /// The span of a sentence opened by a photo marker, if any.
 fn photo_sentence(text: &str) -> Option<Span> {
+    if !ANY_PHOTO_MARKER.is_match(text) {
+        return None;
+    }
     PHOTO_MARKERS
         .iter()
         .chain(super::intl::PHOTO_MARKERS)
