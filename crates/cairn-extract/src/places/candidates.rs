@@ -11,7 +11,9 @@ use super::lexicon::{
     PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
     kind_hint,
 };
-use super::roles::{Role, role_of};
+pub(super) use super::mention::Mention;
+use super::role::Role;
+use super::roles::role_of;
 use super::runs::{MONTHS, RUN_PREPOSITIONS, WEEKDAYS, is_date_heading, is_facility_word};
 use super::scan_words::{
     admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, is_team_noun,
@@ -19,46 +21,6 @@ use super::scan_words::{
 };
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::Mask;
-
-/// A mention: a stretch of text that names (or seems to name) a place.
-#[derive(Debug, Clone)]
-pub(super) struct Mention {
-    pub(super) span: Span,
-    pub(super) text: String,
-    pub(super) candidates: Vec<PlaceId>,
-    /// Candidates from this index on are transliteration matches, not exact ones.
-    pub(super) fuzzy_from: usize,
-    pub(super) folded: String,
-    pub(super) cue: bool,
-    pub(super) hint: Option<PlaceKind>,
-    pub(super) role: Role,
-    /// Where the words that gave the role begin (for the location's reason).
-    pub(super) cue_start: usize,
-    /// Part of a longer run of capitals whose other words name no place
-    /// (`Mohammed Homs`, `Lady Reading Hospital`): a person's or an institution's name.
-    pub(super) partial: bool,
-    /// `Homs's Khalidiya`: a possessive naming the place that holds the next mention.
-    pub(super) container: bool,
-    /// The mention that holds this one (`Y's X`, `X in Y`).
-    pub(super) within: Option<usize>,
-    /// `X, Country`: the country or province that follows.
-    pub(super) followed_by: Option<PlaceId>,
-    /// `X, south of Y`: placed by a relative-position phrase before the mention in `within`.
-    pub(super) relative: bool,
-    /// The relative phrase gives a compass bearing (`south of Y`), not nearness.
-    pub(super) bearing: bool,
-    pub(super) chosen: Option<PlaceId>,
-}
-
-impl Mention {
-    /// Whether candidate number `i` is an exact (folded) match.
-    pub(super) fn exact_at(&self, c: PlaceId) -> bool {
-        // The first place `c` stands is before `fuzzy_from` exactly when the exact
-        // matches hold it: only those are read.
-        let exact = self.fuzzy_from.min(self.candidates.len());
-        self.candidates[..exact].contains(&c)
-    }
-}
 
 /// One caption's scan for mentions.
 pub(super) struct Scan<'a> {
@@ -404,8 +366,8 @@ impl Scan<'_> {
             return None;
         }
         // "Stadt Sudscha": German kind nouns open the run; the name is the rest of it.
-        let whole_run =
-            end == j && (k == i || (i..k).all(|t| super::intl::is_german_kind(self.lower_at(t))));
+        let whole_run = end == j
+            && (k == i || (i..k).all(|t| super::kind_phrase::is_german_kind(self.lower_at(t))));
         let kind_named = || super::intl::after_romance_kind(self.text, toks[i].span.start);
         if !whole_run && !container && (settlement_after || kind_named()) {
             return None;

@@ -5,10 +5,10 @@
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{PlaceKind, Span};
 
-use super::candidates::Mention;
 use super::lexicon::{is_settlement_word, is_site_word, kind_hint};
+use super::mention::Mention;
 use super::relative::is_relative_gap;
-use super::roles::Role;
+use super::role::Role;
 
 /// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
 /// (what holds them). A possessive that holds no mention right after it is dropped.
@@ -146,7 +146,7 @@ fn is_holding_gap(gap: &str) -> bool {
     let words: Vec<&str> = words.collect();
     // "Sudscha im Gebiet Kursk": a German kind noun after the preposition.
     let words = match words.split_last() {
-        Some((kind, rest)) if super::intl::is_german_kind(&kind.to_lowercase()) => rest,
+        Some((kind, rest)) if super::kind_phrase::is_german_kind(&kind.to_lowercase()) => rest,
         _ => &words[..],
     };
     let Some((last, kinds)) = words.split_last() else {

@@ -8,11 +8,14 @@ mod clause;
 mod intl;
 #[cfg(test)]
 mod intl_tests;
+mod kind_phrase;
 mod lexicon;
 mod links;
+mod mention;
 mod nearby;
 mod relative;
 mod resolve;
+mod role;
 mod roles;
 mod runs;
 mod scan_words;

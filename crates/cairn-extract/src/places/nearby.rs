@@ -6,9 +6,9 @@
 use cairn_gazetteer::{Gazetteer, PlaceId};
 use cairn_model::PlaceKind;
 
-use super::candidates::Mention;
 use super::links::is_qualifying_gap;
-use super::roles::Role;
+use super::mention::Mention;
+use super::role::Role;
 
 /// How far (km) a neighbour may lie from a namesake and still speak for it.
 const NEAR_KM: f64 = 60.0;

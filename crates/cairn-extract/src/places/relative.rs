@@ -290,15 +290,15 @@ fn is_comma_bearing_gap(gap: &str) -> bool {
 
 /// `X, al sur de Y`: `Y` is only where `X` is measured from; its role (`near`, read
 /// from `sur de`) is the weak one of a place spoken of, so that `X` is the scene.
-pub(super) fn relative_positions(text: &str, mentions: &mut [super::candidates::Mention]) {
+pub(super) fn relative_positions(text: &str, mentions: &mut [super::mention::Mention]) {
     for m in 1..mentions.len() {
         let gap = &text[mentions[m - 1].span.end..mentions[m].span.start];
-        if mentions[m].role == super::roles::Role::Near
+        if mentions[m].role == super::role::Role::Near
             && mentions[m - 1].role.is_scene()
             && mentions[m - 1].chosen.is_some()
             && is_comma_bearing_gap(gap)
         {
-            mentions[m].role = super::roles::Role::Weak;
+            mentions[m].role = super::role::Role::Weak;
         }
     }
 }

@@ -6,13 +6,11 @@ use std::cell::OnceCell;
 
 use cairn_gazetteer::{Gazetteer, PlaceId, skeleton};
 use cairn_model::{PlaceKind, Span};
-use rustc_hash::FxHashMap;
 
-use super::candidates::Mention;
-use super::roles::Role;
+use super::mention::Mention;
+use super::role::Role;
 
-/// The caption's countries, weighted by how they are named.
-pub(super) type Context<'a> = FxHashMap<&'a str, u32>;
+pub(super) use super::mention::Context;
 
 /// How far (km) a place named `X in Y` may lie from `Y` when the gazetteer does not
 /// say that `Y` holds it.

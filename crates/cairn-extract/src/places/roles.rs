@@ -2,42 +2,7 @@
 //! scene (`in X`, `at X`, `near X`), or only an origin, a border or a side.
 
 use super::lexicon::CUES;
-
-/// The role a mention plays in its sentence, read from the words around it: what makes a
-/// place the scene, or only a place talked about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Role {
-    /// Where people came from (`refugees from X`, `fled X`): not where the photo is.
-    Origin,
-    /// A border named by a neighbour (`near the border with Chad`).
-    Border,
-    /// A team or side (`against Senegal`).
-    Team,
-    /// Part of another name: an event's, an organisation's (`China National Day`).
-    Name,
-    /// Named without a locative word.
-    Bare,
-    /// After a weak locative word (`of`, `to`, `across`).
-    Weak,
-    /// Near the scene (`near X`, `outskirts of X`, `north of X`).
-    Near,
-    /// At a place (`at X hospital`, `at X camp`).
-    At,
-    /// In a place (`in X`, `à X`, `en X`, `في X`).
-    In,
-}
-
-impl Role {
-    /// The rank of the role among places of the scene: `at X` sets it as `in X` does.
-    pub(super) fn rank(self) -> Role {
-        if self == Role::At { Role::In } else { self }
-    }
-
-    /// Whether a place in this role can be the scene.
-    pub(super) fn is_scene(self) -> bool {
-        self >= Role::Bare
-    }
-}
+pub(super) use super::role::Role;
 
 /// Words before a mention that say it is an origin, up to the start of its clause.
 const ORIGIN_WORDS: &[&str] = &[
@@ -402,8 +367,8 @@ pub(super) fn role_of(before: &[&str]) -> Role {
     let skip = modifiers_before(before);
     let before = &before[skip..];
     let w = |i: usize| before.get(i).copied().unwrap_or("");
-    if let Some(n) = super::intl::kind_phrase(before) {
-        return super::intl::kind_role(role_of(&before[n..]));
+    if let Some(n) = super::kind_phrase::kind_phrase(before) {
+        return super::kind_phrase::kind_role(role_of(&before[n..]));
     }
     if let Some(role) = super::arabic::role(before).or_else(|| arabic_role(w(0))) {
         return role;

@@ -7,9 +7,9 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 use cairn_model::{Confidence, Place, PlaceKind, Span};
 
-use super::candidates::Mention;
 use super::links::is_qualifying_gap;
-use super::roles::Role;
+use super::mention::Mention;
+use super::role::Role;
 
 /// A resolved or fallen-back place with what the scene choice reads of its mention.
 pub(super) struct Spot {

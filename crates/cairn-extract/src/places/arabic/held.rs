@@ -5,9 +5,9 @@
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{PlaceKind, Span};
 
-use super::super::candidates::Mention;
-use super::super::resolve::Context;
-use super::super::roles::Role;
+use super::super::mention::Context;
+use super::super::mention::Mention;
+use super::super::role::Role;
 use super::super::tokens::{Lower, Tok};
 use super::{
     ends_name, is_arabic, is_cue, is_quote, is_small_kind, kind_before, kind_word, opens_clause,

@@ -6,8 +6,8 @@
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::PlaceKind;
 
-use super::candidates::Mention;
-use super::roles::Role;
+use super::mention::Mention;
+use super::role::Role;
 
 mod held;
 
