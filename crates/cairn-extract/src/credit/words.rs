@@ -120,7 +120,17 @@ pub fn org_like(s: &str) -> bool {
         return true;
     }
     t.split(|c: char| c.is_whitespace() || c == '-')
-        .any(|w| ORG_WORDS.contains(&&*lowered(w.trim_matches(|c: char| !c.is_alphanumeric()))))
+        .any(|w| is_org_word(w.trim_matches(|c: char| !c.is_alphanumeric())))
+}
+
+/// Whether a word is one of [`ORG_WORDS`] in any case; an ASCII word is compared without
+/// lowering it into a new string.
+fn is_org_word(w: &str) -> bool {
+    if w.is_ascii() {
+        ORG_WORDS.iter().any(|o| o.eq_ignore_ascii_case(w))
+    } else {
+        ORG_WORDS.contains(&&*lowered(w))
+    }
 }
 
 /// Up to six words, each capitalised, uncased or a short connector: how a body's name is
