@@ -120,6 +120,8 @@ fn by_function_words(text: &str) -> Option<&'static str> {
     for w in words {
         let bits = if w.bytes().all(|b| b.is_ascii_lowercase()) {
             WORD_LANGS.get(w)
+        } else if w.is_ascii() {
+            ascii_lower_lookup(w)
         } else {
             WORD_LANGS.get(w.to_lowercase().as_str())
         };
@@ -135,9 +137,25 @@ fn by_function_words(text: &str) -> Option<&'static str> {
     (top >= 2 && 2 * top >= 3 * next).then(|| FUNCTION_WORDS[order[0]].0)
 }
 
+/// The languages of an ASCII word in any case, lowered on the stack: capitalised words
+/// are common and a String for each would cost more than the lookup.
+fn ascii_lower_lookup(w: &str) -> Option<&'static u8> {
+    let mut buf = [0u8; 16];
+    // No function word is that long.
+    let lower = buf.get_mut(..w.len())?;
+    lower.copy_from_slice(w.as_bytes());
+    lower.make_ascii_lowercase();
+    WORD_LANGS.get(std::str::from_utf8(lower).ok()?)
+}
+
 /// Whether the text is mostly written in Arabic script (an Arabic caption often carries a
 /// credit in Latin letters).
 fn mostly_arabic_script(text: &str) -> bool {
+    // Each Arabic letter takes two bytes outside ASCII: a text with too few such bytes
+    // cannot reach the count, and most captions are spared the walk over their letters.
+    if text.bytes().filter(|b| !b.is_ascii()).count() < 2 * MIN_LETTERS {
+        return false;
+    }
     let (mut arabic, mut letters) = (0usize, 0usize);
     for c in text.chars().filter(|c| c.is_alphabetic()) {
         letters += 1;

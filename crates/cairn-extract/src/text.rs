@@ -17,6 +17,22 @@ pub fn lowered(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// Calls `f` with `s` lowered as [`lowered`] does; a short ASCII word is lowered into a
+/// buffer on the stack, sparing the allocation that capitalised words would cost in
+/// the loops that compare words with word lists.
+pub fn with_lowered<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buf = [0u8; 32];
+    if s.is_ascii() && s.len() <= buf.len() {
+        let b = &mut buf[..s.len()];
+        b.copy_from_slice(s.as_bytes());
+        b.make_ascii_lowercase();
+        if let Ok(l) = std::str::from_utf8(b) {
+            return f(l);
+        }
+    }
+    f(&lowered(s))
+}
+
 /// Parses a count: digits (with thousands separators) or an English number word.
 /// Returns the low value and whether the word is open-ended ("dozens" → 24, open).
 pub fn parse_number(word: &str) -> Option<(u32, bool)> {
@@ -132,5 +148,25 @@ mod tests {
         assert_eq!(parse_number("dozens"), Some((24, true)));
         assert_eq!(parse_number("twenty-one"), Some((21, false)));
         assert_eq!(parse_number("many"), None);
+    }
+
+    #[test]
+    fn lowered_on_the_stack_as_on_the_heap() {
+        let long = "A".repeat(40);
+        for w in [
+            "Reuters",
+            "AFP",
+            "already",
+            "",
+            "Zerstörung",
+            "\u{212A}ill",
+            &long,
+        ] {
+            assert_eq!(
+                with_lowered(w, str::to_string),
+                lowered(w).into_owned(),
+                "{w}"
+            );
+        }
     }
 }

@@ -70,6 +70,18 @@ static UNCLOSED: LazyLock<Regex> =
 
 /// Strips markers at the start of `s`; returns how many bytes they took.
 pub fn strip_markers(s: &str) -> usize {
+    // Every marker opens on one of these ASCII letters (in either case) or outside ASCII:
+    // text opening on another ASCII byte holds no marker at its start, and is spared
+    // the scan for marker words below.
+    if s.as_bytes().first().is_none_or(|&b| {
+        b.is_ascii()
+            && !matches!(
+                b.to_ascii_lowercase(),
+                b'i' | b'p' | b'c' | b's' | b'f' | b'q' | b'b' | b'('
+            )
+    }) {
+        return 0;
+    }
     if !MARKER_WORDS.is_match(s) {
         return 0;
     }

@@ -1,6 +1,7 @@
 //! The table of news organisations that credits name (`data/organizations.tsv`): canonical
 //! short names, kinds and aliases in any script, loaded once.
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
 use rustc_hash::FxHashMap;
@@ -69,8 +70,15 @@ fn load(data: &'static str) -> Table {
 
 /// The lookup form of a name: lower case, whitespace folded, surrounding punctuation off.
 pub fn key(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    key_into(s, &mut out);
+    out
+}
+
+/// [`key`], written into `out` (which is cleared first).
+fn key_into(s: &str, out: &mut String) {
+    out.clear();
     let t = s.trim_matches(|c: char| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '"'));
-    let mut out = String::with_capacity(t.len());
     for w in t.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
@@ -83,7 +91,12 @@ pub fn key(s: &str) -> String {
             out.extend(w.chars().flat_map(char::to_lowercase));
         }
     }
-    out
+}
+
+thread_local! {
+    /// The key of the name being looked up: credits look up many short runs of words,
+    /// and a buffer kept per thread spares each lookup an allocation.
+    static KEY: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// The organisation a written name stands for, if the table knows it. A trailing
@@ -94,11 +107,18 @@ pub fn lookup(s: &str) -> Option<&'static Org> {
     if s.len() > t.longest + 16 {
         return None;
     }
-    let k = key(s);
-    if let Some(&i) = t.by_key.get(&k) {
+    KEY.with_borrow_mut(|k| {
+        key_into(s, k);
+        lookup_key(t, k)
+    })
+}
+
+/// The organisation of a name already in lookup form.
+fn lookup_key(t: &'static Table, k: &str) -> Option<&'static Org> {
+    if let Some(&i) = t.by_key.get(k) {
         return Some(&t.orgs[i]);
     }
-    let mut k2: &str = &k;
+    let mut k2: &str = k;
     for suffix in [
         " photos",
         " photo",

@@ -1,7 +1,7 @@
 //! What one piece of a credit is: a person's name, a role word, an organisation, or
 //! neither; and how far a name reaches into the caption when nothing bounds it.
 
-use crate::text::lowered;
+use crate::text::{lowered, with_lowered};
 
 use super::orgs::{self, Kind, Org};
 
@@ -17,8 +17,14 @@ pub enum Role {
 }
 
 pub fn role(s: &str) -> Option<Role> {
-    let l = lowered(s.trim().trim_matches(|c: char| c == '.' || c == '('));
-    Some(match &*l {
+    with_lowered(
+        s.trim().trim_matches(|c: char| c == '.' || c == '('),
+        role_of,
+    )
+}
+
+fn role_of(l: &str) -> Option<Role> {
+    Some(match l {
         "stringer" | "str" | "strs" => Role::Stringer,
         "handout"
         | "ho"
@@ -120,7 +126,17 @@ pub fn org_like(s: &str) -> bool {
         return true;
     }
     t.split(|c: char| c.is_whitespace() || c == '-')
-        .any(|w| ORG_WORDS.contains(&&*lowered(w.trim_matches(|c: char| !c.is_alphanumeric()))))
+        .any(|w| is_org_word(w.trim_matches(|c: char| !c.is_alphanumeric())))
+}
+
+/// Whether a word is one of [`ORG_WORDS`] in any case; an ASCII word is compared without
+/// lowering it into a new string.
+fn is_org_word(w: &str) -> bool {
+    if w.is_ascii() {
+        ORG_WORDS.iter().any(|o| o.eq_ignore_ascii_case(w))
+    } else {
+        ORG_WORDS.contains(&&*lowered(w))
+    }
 }
 
 /// Up to six words, each capitalised, uncased or a short connector: how a body's name is
@@ -131,14 +147,14 @@ pub fn title_run(t: &str) -> bool {
         && words.len() <= 6
         && words.iter().all(|w| {
             let c = w.chars().next().unwrap_or(' ');
-            !c.is_lowercase()
-                || [
-                    "of", "and", "for", "the", "de", "du", "des", "la", "al", "el", "y", "et",
-                    "und",
-                ]
-                .contains(&&*lowered(w))
+            !c.is_lowercase() || with_lowered(w, |l| CONNECTORS.contains(&l))
         })
 }
+
+/// Short words that join the words of a body's name.
+const CONNECTORS: &[&str] = &[
+    "of", "and", "for", "the", "de", "du", "des", "la", "al", "el", "y", "et", "und",
+];
 
 const PARTICLES: &[&str] = &[
     "de", "da", "del", "della", "di", "van", "von", "der", "den", "la", "le", "du", "dos", "bin",
@@ -146,8 +162,9 @@ const PARTICLES: &[&str] = &[
 ];
 
 fn is_particle(w: &str) -> bool {
-    let l = lowered(w);
-    PARTICLES.contains(&&*l) || ["al", "el", "ben", "bin", "abu", "abdel", "abd"].contains(&&*l)
+    with_lowered(w, |l| {
+        PARTICLES.contains(&l) || ["al", "el", "ben", "bin", "abu", "abdel", "abd"].contains(&l)
+    })
 }
 
 /// Capitalised words that open a caption rather than continue a name.
@@ -221,7 +238,11 @@ fn name_word(w: &str) -> bool {
     {
         return false;
     }
-    let l = lowered(w);
+    with_lowered(w, |l| name_word_of(w, l))
+}
+
+/// [`name_word`] of a trimmed word `w` whose lower case is `l`.
+fn name_word_of(w: &str, l: &str) -> bool {
     let first = w.chars().next().unwrap_or(' ');
     if first == '@' {
         return w.len() > 1;
@@ -240,7 +261,7 @@ fn name_word(w: &str) -> bool {
     }
     first.is_uppercase()
         || !first.is_lowercase() // scripts without case
-        || PARTICLES.contains(&&*l)
+        || PARTICLES.contains(&l)
         || ["al-", "el-", "d'", "ad-", "as-", "ash-", "an-", "ar-", "at-", "az-"]
             .iter()
             .any(|p| l.starts_with(p))
@@ -344,7 +365,7 @@ pub fn name_ending_at(w: &[&str], end: usize, mixed: bool) -> Option<usize> {
     }
     if end - i == 1 && i > 0 && name_word(w[i - 1]) && !all_caps(w[i - 1]) {
         let c = w[i - 1].chars().next().unwrap_or(' ');
-        if c.is_uppercase() && !OPENERS.contains(&&*lowered(w[i - 1])) {
+        if c.is_uppercase() && !with_lowered(w[i - 1], |l| OPENERS.contains(&l)) {
             return Some(i - 1);
         }
     }
@@ -367,8 +388,8 @@ pub fn name_starting_at(w: &[&str], start: usize) -> Option<usize> {
     let mut j = start;
     let caps = w.get(start).is_some_and(|x| all_caps(x));
     while j < w.len() && j - start < 4 && name_word(w[j]) {
-        let l = lowered(w[j]);
-        if j > start && (OPENERS.contains(&&*l) || (caps != all_caps(w[j]) && j - start >= 2)) {
+        let opener = with_lowered(w[j], |l| OPENERS.contains(&l));
+        if j > start && (opener || (caps != all_caps(w[j]) && j - start >= 2)) {
             break;
         }
         // Mixed case: a name is two words, more only after a particle (`Ismael Abu

@@ -106,8 +106,19 @@ pub fn casualties(
     for (kind, c) in sums(text) {
         consider(kind, c);
     }
+    // The patterns of one language share their literals: each set is tested once.
+    let mut needs_seen: Vec<(&str, bool)> = Vec::new();
     for p in PATTERNS.iter() {
-        if !p.needs.is_match(text) {
+        let needs = p.needs.as_str();
+        let met = match needs_seen.iter().find(|(n, _)| *n == needs) {
+            Some(&(_, met)) => met,
+            None => {
+                let met = p.needs.is_match(text);
+                needs_seen.push((needs, met));
+                met
+            }
+        };
+        if !met {
             continue;
         }
         for c in p.re().captures_iter(text) {
