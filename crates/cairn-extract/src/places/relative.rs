@@ -86,24 +86,6 @@ fn is_filler(w: &str) -> bool {
             .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
 }
 
-fn is_direction_adjective(w: &str) -> bool {
-    matches!(
-        w,
-        "northern"
-            | "southern"
-            | "eastern"
-            | "western"
-            | "northeastern"
-            | "northwestern"
-            | "southeastern"
-            | "southwestern"
-            | "north-eastern"
-            | "north-western"
-            | "south-eastern"
-            | "south-western"
-    )
-}
-
 /// Whether the text between two places, `gap`, places the first relative to the second
 /// (`, south of `, ` village, near `, `, about 30 km east of the city of `).
 pub(super) fn is_relative_gap(gap: &str) -> bool {
@@ -116,7 +98,7 @@ pub(super) fn is_relative_gap(gap: &str) -> bool {
     // whether the phrase places one place by another.
     let words: Vec<&str> = lower
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '،'))
-        .filter(|w| !w.is_empty() && !is_direction_adjective(w))
+        .filter(|w| !w.is_empty() && !super::scan_words::is_direction_adjective(w))
         .collect();
     // What ends the gap may belong to the second place's name: an article, a kind,
     // an adjective of nationality (`the Yemeni capital`, `the city of`).

@@ -129,6 +129,25 @@ pub(super) fn admin_kind(word: &str) -> Option<PlaceKind> {
     }
 }
 
+/// Compass adjectives (`northern`, `south-eastern`): a part of a place, not a name.
+pub(super) fn is_direction_adjective(w: &str) -> bool {
+    matches!(
+        w,
+        "northern"
+            | "southern"
+            | "eastern"
+            | "western"
+            | "northeastern"
+            | "northwestern"
+            | "southeastern"
+            | "southwestern"
+            | "north-eastern"
+            | "north-western"
+            | "south-eastern"
+            | "south-western"
+    )
+}
+
 /// Lower-case words after a possessive that name a part of the place
 /// (`Kabul's old city`, `Khartoum's airport`).
 pub(super) fn is_place_part(word: &str) -> bool {
@@ -144,14 +163,6 @@ pub(super) fn is_place_part(word: &str) -> bool {
             | "downtown"
             | "port"
             | "countryside"
-            | "northern"
-            | "southern"
-            | "eastern"
-            | "western"
-            | "northeastern"
-            | "northwestern"
-            | "southeastern"
-            | "southwestern"
             | "central"
             | "main"
             | "historic"
@@ -159,7 +170,7 @@ pub(super) fn is_place_part(word: &str) -> bool {
             | "streets"
             | "largest"
             | "biggest"
-    )
+    ) || is_direction_adjective(word)
 }
 
 /// Whether a folded name of several words opens with an Arabic head word that names a
