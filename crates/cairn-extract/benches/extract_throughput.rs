@@ -12,6 +12,11 @@ use std::time::Instant;
 use cairn_extract::{Extractor, segment};
 use cairn_gazetteer::Gazetteer;
 
+// The allocator the `cairn` binary runs extraction with, so that the rate is the one
+// its commands see.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
