@@ -394,6 +394,9 @@ impl Scan<'_> {
         }
         let span = Span::new(start_byte, start_byte + name.len());
         if candidates.is_empty() {
+            if same_sounding.is_empty() {
+                return None;
+            }
             // "Brzegi" beside `Brzeg`, "Tora Bora" beside `Tora`: a name the gazetteer
             // lacks, held as one mention that names no place, so that no part of it is
             // read as one and a place the gazetteer lacks is looked for there.
