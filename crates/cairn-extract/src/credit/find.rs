@@ -7,6 +7,7 @@ use aho_corasick::AhoCorasick;
 use cairn_model::{CreditFlag, Span};
 use regex::Regex;
 
+use super::named;
 use super::parse::{self, Mode, Parsed};
 use super::words;
 
@@ -379,6 +380,10 @@ fn lead(text: &str, out: &mut Vec<Cand>) {
     let marked = skip > 0;
     if !marked && !head.contains(['/', '\\', '|', ',', '-', '–', '—']) && !head.contains(" via ")
     {
+        return;
+    }
+    // Only a credit that names an organisation of the table is taken before the caption.
+    if !named::may_name_one(&rest[..stop]) {
         return;
     }
     if let Some(p) = parse::parse(&rest[..stop], Mode::Lead) {

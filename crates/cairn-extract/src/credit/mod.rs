@@ -3,6 +3,7 @@
 //! organisations (`orgs`); credits standing side by side are merged and the best is kept.
 
 mod find;
+mod named;
 mod orgs;
 mod parse;
 mod words;

@@ -68,6 +68,11 @@ fn load(data: &'static str) -> Table {
     }
 }
 
+/// Every written form of the table, in lookup form.
+pub(super) fn keys() -> impl Iterator<Item = &'static str> {
+    TABLE.by_key.keys().map(String::as_str)
+}
+
 /// The lookup form of a name: lower case, whitespace folded, surrounding punctuation off.
 pub fn key(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
