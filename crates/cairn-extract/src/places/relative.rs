@@ -3,6 +3,8 @@
 //! more precise place is the scene and the second only its surroundings. The phrases are
 //! a table, one language's grammar beside another's.
 
+use std::sync::LazyLock;
+
 /// Relative-position phrases, in lower case, as they stand just before the place that
 /// gives the surroundings.
 pub(super) const RELATIVE: &[&str] = &[
@@ -121,18 +123,17 @@ pub(super) fn is_relative_gap(gap: &str) -> bool {
         }
     }
     let words = &words[..end];
-    // Each phrase's words compared in place: splitting them into a list per phrase
-    // and gap cost more than the comparison.
-    RELATIVE.iter().any(|phrase| {
-        let n = phrase.split(' ').count();
-        words.len() >= n
-            && words[words.len() - n..]
+    PHRASES.iter().any(|phrase| {
+        words.ends_with(phrase)
+            && words[..words.len() - phrase.len()]
                 .iter()
-                .copied()
-                .eq(phrase.split(' '))
-            && words[..words.len() - n].iter().all(|w| is_filler(w))
+                .all(|w| is_filler(w))
     })
 }
+
+/// [`RELATIVE`], each phrase split into its words once.
+static PHRASES: LazyLock<Vec<Vec<&'static str>>> =
+    LazyLock::new(|| RELATIVE.iter().map(|p| p.split(' ').collect()).collect());
 
 /// Whether the text between two places links them as a chain through places the
 /// gazetteer lacks (`X Village, Y Town in the city of `, `, Y County, `): the first lies
