@@ -15,12 +15,15 @@ pub(super) fn words_before(before: &str) -> (usize, Vec<Cow<'_, str>>) {
     while !before.is_char_boundary(from) {
         from -= 1;
     }
-    // The clause starts after its mark, which may be more than a byte long (`؛`).
-    let clause_start = before[from..]
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| matches!(c, '.' | ';' | ':' | '|' | '(' | '\n' | '؛'))
-        .map_or(from, |(p, c)| from + p + c.len_utf8());
+    // The clause starts after its mark, which may be more than a byte long (`؛`). ASCII
+    // marks are looked for byte by byte: no byte of a longer character is ASCII.
+    let window = &before[from..];
+    let ascii = window
+        .bytes()
+        .rposition(|b| matches!(b, b'.' | b';' | b':' | b'|' | b'(' | b'\n'))
+        .map(|p| p + 1);
+    let arabic = window.rfind('؛').map(|p| p + '؛'.len_utf8());
+    let clause_start = from + ascii.max(arabic).unwrap_or(0);
     let words = before[clause_start..]
         .split_whitespace()
         .rev()

@@ -96,6 +96,9 @@ impl Resolution<'_> {
                 }
                 let qualifies = self.qualifier(mentions, mi);
                 let holder = mentions[mi].within.and_then(|w| mentions[w].chosen);
+                if self.hopeless(&mentions[mi], qualifies, holder) {
+                    continue;
+                }
                 let best = match first[mi] {
                     Some((q, h, c)) if !places_resolved && (q, h) == (qualifies, holder) => c,
                     _ => self.best(&mentions[mi], qualifies, holder, &resolved),
@@ -212,6 +215,32 @@ impl Resolution<'_> {
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(c, _)| c)
+    }
+
+    /// Whether no candidate of `m` could be taken whichever scores best (see
+    /// [`Resolution::accept`]): then none is scored. A name that is part of a person's or
+    /// an institution's is taken only as a country; a mention with no cue, kind word,
+    /// qualifier or holder only as an exact match that is a country, a province or a
+    /// city of 100,000 (`strong`).
+    fn hopeless(&self, m: &Mention, qualifies: Option<PlaceId>, holder: Option<PlaceId>) -> bool {
+        let plain = !m.cue
+            && m.hint.is_none()
+            && m.followed_by.is_none()
+            && qualifies.is_none()
+            && holder.is_none();
+        if !plain && !m.partial {
+            return false;
+        }
+        let pool = if plain {
+            &m.candidates[..m.fuzzy_from.min(m.candidates.len())]
+        } else {
+            &m.candidates[..]
+        };
+        !pool.iter().any(|&c| {
+            let e = self.g.entry(c);
+            e.kind == PlaceKind::Country
+                || !m.partial && (e.kind == PlaceKind::Admin1 || e.population >= 100_000)
+        })
     }
 
     /// Whether the evidence for `c` is enough to take it.
