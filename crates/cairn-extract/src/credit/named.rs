@@ -5,16 +5,13 @@
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::orgs;
 
 static FORMS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
-        // A full table of transitions: texts are short and scanned once each, so
-        // a byte a step matters more than the table's size.
-        .kind(Some(AhoCorasickKind::DFA))
         .build(orgs::keys())
         .unwrap()
 });
