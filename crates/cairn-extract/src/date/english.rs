@@ -96,31 +96,31 @@ fn captures_if<'t>(
         .flatten()
 }
 
-/// Every English form of a day in `text`, whose year runs are `years`; a form whose
+/// Every English form of a day in `text`, whose runs of digits are `runs`; a form whose
 /// needs around a year no year meets is not searched for.
-pub fn scan_days(text: &str, years: &[Range<usize>], out: &mut Vec<Found>) {
-    let mdy = years::month_day_possible(text, years);
+pub fn scan_days(text: &str, runs: &[Range<usize>], out: &mut Vec<Found>) {
+    let mdy = years::month_day_possible(text, runs);
     for c in captures_if(&MDY, text, mdy) {
         let (m, d, y) = (&c[1], &c[2], &c[3]);
         if let (Some(mn), Ok(d), Ok(y)) = (month_number(m), d.parse::<u8>(), y.parse::<i32>()) {
             Found::push(out, c.get(0).unwrap(), day_value(y, mn, d), Precision::Day);
         }
     }
-    let dmy = years::day_month_possible(text, years);
+    let dmy = years::day_month_possible(text, runs);
     for c in captures_if(&DMY, text, dmy) {
         let m = c.get(2).or(c.get(3)).unwrap().as_str();
         if let (Some(mn), Ok(d), Ok(y)) = (month_number(m), c[1].parse::<u8>(), c[4].parse()) {
             Found::push(out, c.get(0).unwrap(), day_value(y, mn, d), Precision::Day);
         }
     }
-    let iso = years::iso_possible(text, years);
+    let iso = years::iso_possible(text, runs);
     for c in captures_if(&ISO, text, iso) {
         if let (Ok(y), Ok(m), Ok(d)) = (c[1].parse::<i32>(), c[2].parse::<u8>(), c[3].parse::<u8>())
         {
             Found::push(out, c.get(0).unwrap(), day_value(y, m, d), Precision::Day);
         }
     }
-    let numbers = years::numeric_possible(text, years);
+    let numbers = years::numeric_possible(text, runs);
     for c in captures_if(&NUMERIC, text, numbers) {
         if c[2] != c[4] {
             continue;
@@ -132,18 +132,18 @@ pub fn scan_days(text: &str, years: &[Range<usize>], out: &mut Vec<Found>) {
     dateline(text, out);
 }
 
-/// Every English form of a month, then of a year, in `text`, whose year runs are
-/// `years`.
-pub fn scan_months_years(text: &str, years: &[Range<usize>], out: &mut Vec<Found>) {
-    let my = years::month_year_possible(text, years);
+/// Every English form of a month, then of a year, in `text`, whose runs of digits are
+/// `runs`.
+pub fn scan_months_years(text: &str, runs: &[Range<usize>], out: &mut Vec<Found>) {
+    let my = years::month_year_possible(text, runs);
     for c in captures_if(&MY, text, my) {
         if let (Some(mn), Ok(y)) = (month_number(&c[1]), c[2].parse::<i32>()) {
             let v = Some(format!("{y:04}-{mn:02}"));
             Found::push(out, c.get(0).unwrap(), v, Precision::Month);
         }
     }
-    let year = years::year_possible(text, years);
-    let alone = years::year_alone_possible(text, years);
+    let year = years::year_possible(text, runs);
+    let alone = years::year_alone_possible(text, runs);
     for (re, possible) in [(&*YEAR, year), (&*YEAR_ALONE, alone)] {
         for c in captures_if(re, text, possible) {
             let g = c.get(1).unwrap();
@@ -195,11 +195,11 @@ mod tests {
 
     /// The forms a check would wrongly skip in `text`.
     fn skipped(text: &str) -> Vec<usize> {
-        let years = years::year_runs(text);
+        let runs = years::digit_runs(text);
         (0..7)
             .filter(|&i| {
                 let (re, possible) = gated()[i];
-                re.is_match(text) && !possible(text, &years)
+                re.is_match(text) && !possible(text, &runs)
             })
             .collect()
     }

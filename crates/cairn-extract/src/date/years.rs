@@ -7,8 +7,8 @@
 
 use std::ops::Range;
 
-/// Each run of exactly four ASCII digits in `text`, in text order.
-pub fn year_runs(text: &str) -> Vec<Range<usize>> {
+/// Each run of ASCII digits in `text` (no digit before or after it), in text order.
+pub fn digit_runs(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -21,11 +21,14 @@ pub fn year_runs(text: &str) -> Vec<Range<usize>> {
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }
-        if i - start == 4 {
-            out.push(start..i);
-        }
+        out.push(start..i);
     }
     out
+}
+
+/// The runs of exactly four digits among `runs`: the years the English forms read.
+fn years(runs: &[Range<usize>]) -> impl Iterator<Item = &Range<usize>> {
+    runs.iter().filter(|r| r.len() == 4)
 }
 
 /// `text` before `at`, without the spaces that end it, and whether there were any.
@@ -41,18 +44,18 @@ fn modern(text: &str, y: &Range<usize>) -> bool {
 }
 
 /// "2016-11-06": a year followed by `-`, `/` or `.` and a digit.
-pub fn iso_possible(text: &str, years: &[Range<usize>]) -> bool {
+pub fn iso_possible(text: &str, runs: &[Range<usize>]) -> bool {
     let b = text.as_bytes();
-    years.iter().any(|y| {
+    years(runs).any(|y| {
         matches!(b.get(y.end), Some(b'-' | b'/' | b'.'))
             && b.get(y.end + 1).is_some_and(u8::is_ascii_digit)
     })
 }
 
 /// "12/02/2021": a year after a digit and `.`, `/` or `-`.
-pub fn numeric_possible(text: &str, years: &[Range<usize>]) -> bool {
+pub fn numeric_possible(text: &str, runs: &[Range<usize>]) -> bool {
     let b = text.as_bytes();
-    years.iter().any(|y| {
+    years(runs).any(|y| {
         y.start >= 2
             && matches!(b[y.start - 1], b'-' | b'/' | b'.')
             && b[y.start - 2].is_ascii_digit()
@@ -60,8 +63,8 @@ pub fn numeric_possible(text: &str, years: &[Range<usize>]) -> bool {
 }
 
 /// "November 6, 2016": a year after spaces or `,`/`.`, a day's digit and its suffix.
-pub fn month_day_possible(text: &str, years: &[Range<usize>]) -> bool {
-    years.iter().any(|y| {
+pub fn month_day_possible(text: &str, runs: &[Range<usize>]) -> bool {
+    years(runs).any(|y| {
         let (head, spaced) = before_spaces(text, y.start);
         let head = match head.strip_suffix([',', '.']) {
             Some(h) => h,
@@ -78,13 +81,12 @@ pub fn month_day_possible(text: &str, years: &[Range<usize>]) -> bool {
 
 /// "6 November 2016", "15-Mar-2012": a year after spaces or `-`, and somewhere a day's
 /// one or two digits followed by a space or `-` (a suffix between).
-pub fn day_month_possible(text: &str, years: &[Range<usize>]) -> bool {
-    let year_ok = years
-        .iter()
-        .any(|y| text[..y.start].ends_with(|c: char| c.is_whitespace() || c == '-'));
+pub fn day_month_possible(text: &str, runs: &[Range<usize>]) -> bool {
+    let year_ok =
+        years(runs).any(|y| text[..y.start].ends_with(|c: char| c.is_whitespace() || c == '-'));
     year_ok
-        && day_runs(text).any(|end| {
-            let rest = &text[end..];
+        && runs.iter().filter(|r| r.len() <= 2).any(|r| {
+            let rest = &text[r.end..];
             let rest = ["st", "nd", "rd", "th"]
                 .iter()
                 .find_map(|s| {
@@ -96,22 +98,9 @@ pub fn day_month_possible(text: &str, years: &[Range<usize>]) -> bool {
         })
 }
 
-/// The ends of the runs of one or two ASCII digits in `text`.
-fn day_runs(text: &str) -> impl Iterator<Item = usize> + '_ {
-    let b = text.as_bytes();
-    (0..b.len()).filter(move |&i| {
-        let len = b[..i]
-            .iter()
-            .rev()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        (1..=2).contains(&len) && !b.get(i).is_some_and(u8::is_ascii_digit)
-    })
-}
-
 /// "November 2016": a year after spaces, and before them a letter or `.` (and maybe `,`).
-pub fn month_year_possible(text: &str, years: &[Range<usize>]) -> bool {
-    years.iter().any(|y| {
+pub fn month_year_possible(text: &str, runs: &[Range<usize>]) -> bool {
+    years(runs).any(|y| {
         let (head, spaced) = before_spaces(text, y.start);
         let head = head.strip_suffix(',').unwrap_or(head);
         spaced && head.ends_with(|c: char| c.is_ascii_alphabetic() || c == '.')
@@ -120,8 +109,8 @@ pub fn month_year_possible(text: &str, years: &[Range<usize>]) -> bool {
 
 /// "in 2015", "- 2015", a year opening the text: a modern year at the start, after
 /// spaces and `in` or `during`, or after a space, `-` and maybe spaces.
-pub fn year_possible(text: &str, years: &[Range<usize>]) -> bool {
-    years.iter().filter(|y| modern(text, y)).any(|y| {
+pub fn year_possible(text: &str, runs: &[Range<usize>]) -> bool {
+    years(runs).filter(|y| modern(text, y)).any(|y| {
         let (head, spaced) = before_spaces(text, y.start);
         y.start == 0
             || (spaced && (head.ends_with("in") || head.ends_with("during")))
@@ -133,8 +122,8 @@ pub fn year_possible(text: &str, years: &[Range<usize>]) -> bool {
 
 /// "Yemen, 2015: ...", "... Djibouti. 2015.": a modern year after two letters, `,` or `.`
 /// and spaces, followed by spaces and `.`, `:` or the end.
-pub fn year_alone_possible(text: &str, years: &[Range<usize>]) -> bool {
-    years.iter().filter(|y| modern(text, y)).any(|y| {
+pub fn year_alone_possible(text: &str, runs: &[Range<usize>]) -> bool {
+    years(runs).filter(|y| modern(text, y)).any(|y| {
         let after = text[y.end..].trim_start();
         let (head, spaced) = before_spaces(text, y.start);
         let letters = head.strip_suffix([',', '.']).map(|h| {
@@ -153,10 +142,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn runs_are_exactly_four_digits() {
-        assert_eq!(
-            year_runs("in 2014, 12345, 201, 1999-01-02 x2020"),
-            vec![3..7, 21..25, 33..37]
-        );
+    fn years_are_runs_of_exactly_four_digits() {
+        let runs = digit_runs("in 2014, 12345, 201, 1999-01-02 x2020");
+        assert_eq!(runs.len(), 7);
+        let y: Vec<_> = years(&runs).cloned().collect();
+        assert_eq!(y, vec![3..7, 21..25, 33..37]);
     }
 }
