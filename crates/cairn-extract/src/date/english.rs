@@ -1,11 +1,13 @@
 //! Dates as English-language desks write them: month names, numeric forms, datelines
 //! whose year stands later in the text, and bare years.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use cairn_model::Precision;
 use regex::Regex;
 
+use super::years;
 use super::{Found, day_value};
 
 /// Month names as written in running text and in the capitals of datelines.
@@ -82,27 +84,44 @@ fn numeric(a: u8, b: u8, y: i32) -> Option<String> {
     day_value(y, b, a).or_else(|| day_value(y, a, b))
 }
 
-/// Every English form of a day in `text`.
-pub fn scan_days(text: &str, out: &mut Vec<Found>) {
-    for c in MDY.captures_iter(text) {
+/// The matches of `re` in `text`; none is searched for unless `possible`.
+fn captures_if<'t>(
+    re: &'static Regex,
+    text: &'t str,
+    possible: bool,
+) -> impl Iterator<Item = regex::Captures<'t>> {
+    possible
+        .then(|| re.captures_iter(text))
+        .into_iter()
+        .flatten()
+}
+
+/// Every English form of a day in `text`, whose runs of digits are `runs`; a form whose
+/// needs around a year no year meets is not searched for.
+pub fn scan_days(text: &str, runs: &[Range<usize>], out: &mut Vec<Found>) {
+    let mdy = years::month_day_possible(text, runs);
+    for c in captures_if(&MDY, text, mdy) {
         let (m, d, y) = (&c[1], &c[2], &c[3]);
         if let (Some(mn), Ok(d), Ok(y)) = (month_number(m), d.parse::<u8>(), y.parse::<i32>()) {
             Found::push(out, c.get(0).unwrap(), day_value(y, mn, d), Precision::Day);
         }
     }
-    for c in DMY.captures_iter(text) {
+    let dmy = years::day_month_possible(text, runs);
+    for c in captures_if(&DMY, text, dmy) {
         let m = c.get(2).or(c.get(3)).unwrap().as_str();
         if let (Some(mn), Ok(d), Ok(y)) = (month_number(m), c[1].parse::<u8>(), c[4].parse()) {
             Found::push(out, c.get(0).unwrap(), day_value(y, mn, d), Precision::Day);
         }
     }
-    for c in ISO.captures_iter(text) {
+    let iso = years::iso_possible(text, runs);
+    for c in captures_if(&ISO, text, iso) {
         if let (Ok(y), Ok(m), Ok(d)) = (c[1].parse::<i32>(), c[2].parse::<u8>(), c[3].parse::<u8>())
         {
             Found::push(out, c.get(0).unwrap(), day_value(y, m, d), Precision::Day);
         }
     }
-    for c in NUMERIC.captures_iter(text) {
+    let numbers = years::numeric_possible(text, runs);
+    for c in captures_if(&NUMERIC, text, numbers) {
         if c[2] != c[4] {
             continue;
         }
@@ -113,16 +132,20 @@ pub fn scan_days(text: &str, out: &mut Vec<Found>) {
     dateline(text, out);
 }
 
-/// Every English form of a month, then of a year, in `text`.
-pub fn scan_months_years(text: &str, out: &mut Vec<Found>) {
-    for c in MY.captures_iter(text) {
+/// Every English form of a month, then of a year, in `text`, whose runs of digits are
+/// `runs`.
+pub fn scan_months_years(text: &str, runs: &[Range<usize>], out: &mut Vec<Found>) {
+    let my = years::month_year_possible(text, runs);
+    for c in captures_if(&MY, text, my) {
         if let (Some(mn), Ok(y)) = (month_number(&c[1]), c[2].parse::<i32>()) {
             let v = Some(format!("{y:04}-{mn:02}"));
             Found::push(out, c.get(0).unwrap(), v, Precision::Month);
         }
     }
-    for re in [&*YEAR, &*YEAR_ALONE] {
-        for c in re.captures_iter(text) {
+    let year = years::year_possible(text, runs);
+    let alone = years::year_alone_possible(text, runs);
+    for (re, possible) in [(&*YEAR, year), (&*YEAR_ALONE, alone)] {
+        for c in captures_if(re, text, possible) {
             let g = c.get(1).unwrap();
             Found::push(out, g, Some(g.as_str().to_string()), Precision::Year);
         }
@@ -132,8 +155,12 @@ pub fn scan_months_years(text: &str, out: &mut Vec<Found>) {
 /// "CITY, COUNTRY - APRIL 2: ...": the day and month of the dateline, the year the
 /// first one written after it that is not a copyright's.
 fn dateline(text: &str, out: &mut Vec<Found>) {
-    let Some(c) = DATELINE.captures(text.get(..DATELINE_REACH.min(text.len())).unwrap_or(text))
-    else {
+    let head = text.get(..DATELINE_REACH.min(text.len())).unwrap_or(text);
+    // Every dateline ends with a colon: a head without one holds none, and is not searched.
+    if !head.contains(':') {
+        return;
+    }
+    let Some(c) = DATELINE.captures(head) else {
         return;
     };
     let (m, day) = (c.get(1).unwrap(), c.get(2).unwrap());
@@ -144,5 +171,118 @@ fn dateline(text: &str, out: &mut Vec<Found>) {
     if let (Some(mn), Ok(d), Some(y)) = (month_number(m.as_str()), day.as_str().parse(), year) {
         let end = c.get(2).unwrap().end();
         Found::push_span(out, m.start(), end, day_value(y, mn, d), Precision::Day);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Gate = fn(&str, &[Range<usize>]) -> bool;
+
+    /// Each form with the check that lets it be skipped.
+    fn gated() -> [(&'static Regex, Gate); 7] {
+        [
+            (&MDY, years::month_day_possible),
+            (&DMY, years::day_month_possible),
+            (&ISO, years::iso_possible),
+            (&NUMERIC, years::numeric_possible),
+            (&MY, years::month_year_possible),
+            (&YEAR, years::year_possible),
+            (&YEAR_ALONE, years::year_alone_possible),
+        ]
+    }
+
+    /// The forms a check would wrongly skip in `text`.
+    fn skipped(text: &str) -> Vec<usize> {
+        let runs = years::digit_runs(text);
+        (0..7)
+            .filter(|&i| {
+                let (re, possible) = gated()[i];
+                re.is_match(text) && !possible(text, &runs)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_form_passes_its_check() {
+        // Each text holds one form, its year alone, so a check is not met by another's.
+        let forms: [(usize, &[&str]); 7] = [
+            (
+                0,
+                &[
+                    "Seen on   September  \t 30th,\u{a0}  2016 in Homs",
+                    "Nov.15, 2016",
+                    "May 15,2013",
+                    "April 19. 1995",
+                    "Oct, 20  2022",
+                ],
+            ),
+            (
+                1,
+                &[
+                    "the 22nd   of   SEPTEMBER,    2016",
+                    "3-Mar-2012",
+                    "6 November\u{2003}2016",
+                ],
+            ),
+            (2, &["Seen 1999-12-31 x", "2016/11/06", "2016.11.06"]),
+            (3, &["31.12.1999", "12/02/2021", "7-3-2019"]),
+            (
+                4,
+                &["in   November\u{2003}2016", "Sept.,  2016", "MAY 2016"],
+            ),
+            (
+                5,
+                &[
+                    "2015: seen",
+                    "seen in\t2016",
+                    "x -2017",
+                    "x -  2018",
+                    "during 1999",
+                ],
+            ),
+            (
+                6,
+                &[
+                    "Syria,     2015    .",
+                    "Yemen.\u{a0}2016:x",
+                    "Sudan, 2021",
+                    "Sudan. 2021  ",
+                ],
+            ),
+        ];
+        for (i, texts) in forms {
+            for text in texts {
+                let (re, _) = gated()[i];
+                assert!(re.is_match(text), "form {i} matches {text:?}");
+                assert_eq!(skipped(text), Vec::<usize>::new(), "{text:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A form is skipped only where it has no match.
+        #[test]
+        fn the_checks_skip_no_match(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "in ", "during ", " - ", "-", "June ", "Sept. ", "SEPTEMBER", "5", "12th ",
+                "2014", "201", "1999", "20", "14", "/", ".", ",", ":", " ", "   ", "\u{a0}",
+                "\t", "3/4/", "2020-01-02", "of ", "Homs", "x", "May", "Mar", "é", "ab", "th",
+                "st", "0", "7", "\n", "Jan.", "ـ",
+            ]), 0..16)
+        ) {
+            let text: String = parts.concat();
+            proptest::prop_assert_eq!(skipped(&text), Vec::<usize>::new(), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn a_dateline_needs_its_colon() {
+        let mut out = Vec::new();
+        dateline("KYIV, UKRAINE - MAY 9 A man walks. 2022", &mut out);
+        assert!(out.is_empty());
+        dateline("KYIV, UKRAINE - MAY 9: A man walks. 2022", &mut out);
+        assert_eq!(out.len(), 1);
     }
 }

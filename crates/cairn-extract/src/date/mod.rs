@@ -2,6 +2,7 @@
 
 mod english;
 mod intl;
+mod years;
 
 pub(crate) use intl::is_month_word;
 
@@ -85,10 +86,11 @@ fn scan(text: &str) -> Vec<DateValue> {
 /// [`scan`] trying the forms of the languages in `langs` only.
 fn scan_languages(text: &str, langs: u8) -> Vec<DateValue> {
     let mut found: Vec<Found> = Vec::new();
-    english::scan_days(text, &mut found);
+    let runs = years::digit_runs(text);
+    english::scan_days(text, &runs, &mut found);
     intl::scan_days(text, langs, &mut found);
     intl::scan_months(text, langs, &mut found);
-    english::scan_months_years(text, &mut found);
+    english::scan_months_years(text, &runs, &mut found);
     let mut out: Vec<DateValue> = found
         .into_iter()
         .map(|f| DateValue {

@@ -2,6 +2,7 @@
 
 mod casualties;
 mod events;
+mod name_ends;
 mod sources;
 
 pub use casualties::casualties;
@@ -206,8 +207,8 @@ static POSITION: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// The ends of [`AGED`] and [`POSITION`], which begin with a name: a name pattern has no
 /// literal to look for, so it is tried at every capital of the caption; these ends start
-/// with a comma or a parenthesis, and a caption without them is not searched for the
-/// whole.
+/// with a comma or a parenthesis, and the whole is searched only in the stretch of name
+/// before each (`name_ends`).
 static AGED_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r",\s+(?:aged\s+)?\d{1,3},").unwrap());
 static POSITION_END: LazyLock<Regex> = LazyLock::new(|| {
@@ -230,7 +231,7 @@ fn trim_name(n: &str) -> &str {
 /// People named in `text` outside `mask`, in text order.
 pub fn persons(text: &str, mask: &Mask, exclude: &[String]) -> Vec<(String, Span)> {
     let mut out: Vec<(String, Span)> = Vec::new();
-    // (pattern, whether one word is a name, what the text must hold for it to match)
+    // (pattern, whether one word is a name, the end it closes with after its name)
     let strong: [(&Regex, bool, Option<&Regex>); 6] = [
         (&TITLED, true, None),
         (&AGED, false, Some(&AGED_END)),
@@ -239,24 +240,25 @@ pub fn persons(text: &str, mask: &Mask, exclude: &[String]) -> Vec<(String, Span
         (&POSITION, false, Some(&POSITION_END)),
         (&NAMED, true, None),
     ];
-    for (re, single_ok, needs) in strong {
-        if needs.is_some_and(|n| !n.is_match(text)) {
-            continue;
-        }
-        for c in re.captures_iter(text) {
+    for (re, single_ok, end) in strong {
+        let mut take = |c: regex::Captures<'_>| {
             let g = c.get(1).unwrap();
             let name = trim_name(g.as_str());
             let span = Span::new(g.start(), g.start() + name.len());
             if name.is_empty() || mask.overlaps(span) {
-                continue;
+                return;
             }
             if !single_ok && !name.contains(' ') {
-                continue;
+                return;
             }
             if exclude.iter().any(|e| e == name) || out.iter().any(|(n, _)| n == name) {
-                continue;
+                return;
             }
             out.push((name.to_string(), span));
+        };
+        match end {
+            Some(end) => name_ends::for_each(re, end, text, take),
+            None => re.captures_iter(text).for_each(&mut take),
         }
     }
     // A name seen once with strong evidence is a person wherever else it stands.
