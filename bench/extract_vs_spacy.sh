@@ -29,7 +29,10 @@ fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 side_by_side() { # NAME FILE
-  cairn=$("$bench" "$2" --json)
+  # cairn passes over the file for at least 30 s, spaCy once (about two minutes): both
+  # rates are averages over a long stretch, not one second of a machine whose speed
+  # varies.
+  cairn=$("$bench" "$2" --json --min-seconds 30)
   spacy=$(bench/.venv/bin/python bench/spacy_ner.py throughput "$2")
   python3 - "$1" "$cairn" "$spacy" <<'PY'
 import json, sys
@@ -71,7 +74,7 @@ PY
   side_by_side "real English captions (dev set + Pulitzer, 20 rounds)" "$work/real-en.txt"
   for f in "$work"/real-??.txt; do
     [ "$f" = "$work/real-en.txt" ] && continue
-    echo "cairn alone, $(basename "$f" .txt) (100 rounds): $("$bench" "$f" --json)"
+    echo "cairn alone, $(basename "$f" .txt) (100 rounds): $("$bench" "$f" --json --min-seconds 10)"
   done
 fi
 if [ -f "$shared/gold/seeds.jsonl" ]; then
