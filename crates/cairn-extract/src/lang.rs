@@ -121,7 +121,7 @@ fn by_function_words(text: &str) -> Option<&'static str> {
         let bits = if w.bytes().all(|b| b.is_ascii_lowercase()) {
             WORD_LANGS.get(w)
         } else if w.is_ascii() {
-            ascii_lower_lookup(w)
+            crate::text::with_lowered(w, |l| WORD_LANGS.get(l))
         } else {
             WORD_LANGS.get(w.to_lowercase().as_str())
         };
@@ -135,17 +135,6 @@ fn by_function_words(text: &str) -> Option<&'static str> {
     order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
     let (top, next) = (counts[order[0]], counts[order[1]]);
     (top >= 2 && 2 * top >= 3 * next).then(|| FUNCTION_WORDS[order[0]].0)
-}
-
-/// The languages of an ASCII word in any case, lowered on the stack: capitalised words
-/// are common and a String for each would cost more than the lookup.
-fn ascii_lower_lookup(w: &str) -> Option<&'static u8> {
-    let mut buf = [0u8; 16];
-    // No function word is that long.
-    let lower = buf.get_mut(..w.len())?;
-    lower.copy_from_slice(w.as_bytes());
-    lower.make_ascii_lowercase();
-    WORD_LANGS.get(std::str::from_utf8(lower).ok()?)
 }
 
 /// Whether the text is mostly written in Arabic script (an Arabic caption often carries a

@@ -31,7 +31,7 @@ const GLUED_AFTER: [&str; 4] = ["credit", "credits", "read", "تصوير"];
 /// last word. `false` means no lookup of any piece of `s` can find an organisation.
 pub fn may_name_one(s: &str) -> bool {
     FOLDED.with_borrow_mut(|folded| {
-        fold_into(s, folded);
+        orgs::key_into(s, folded);
         let text = folded.as_str();
         words(text).any(|(start, end)| {
             forms_at(text, start, end)
@@ -99,28 +99,6 @@ fn first_word(form: &str) -> &str {
     &form[..end]
 }
 
-/// The lookup form of a whole text: each character lowered on its own, as
-/// [`orgs::key`] lowers them, and each run of whitespace one space.
-fn fold_into(s: &str, out: &mut String) {
-    out.clear();
-    let mut space = false;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        if space && !out.is_empty() {
-            out.push(' ');
-        }
-        space = false;
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.extend(c.to_lowercase());
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use aho_corasick::{AhoCorasick, MatchKind};
@@ -156,7 +134,7 @@ mod tests {
             .build(orgs::keys())
             .unwrap();
         let mut folded = String::new();
-        fold_into(s, &mut folded);
+        orgs::key_into(s, &mut folded);
         ac.find_overlapping_iter(folded.as_str()).any(|m| {
             let before = &folded[..m.start()];
             let open = !before

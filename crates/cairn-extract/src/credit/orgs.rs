@@ -81,7 +81,7 @@ pub fn key(s: &str) -> String {
 }
 
 /// [`key`], written into `out` (which is cleared first).
-fn key_into(s: &str, out: &mut String) {
+pub(super) fn key_into(s: &str, out: &mut String) {
     out.clear();
     let t = s.trim_matches(|c: char| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '"'));
     for w in t.split_whitespace() {

@@ -97,6 +97,17 @@ impl Resolution<'_> {
                 let qualifies = self.qualifier(mentions, mi);
                 let holder = mentions[mi].within.and_then(|w| mentions[w].chosen);
                 if self.hopeless(&mentions[mi], qualifies, holder) {
+                    // The shortcut reads `accept`'s conditions: the tests hold it to them.
+                    debug_assert!(
+                        mentions[mi].candidates.iter().all(|&c| !self.accept(
+                            &mentions[mi],
+                            c,
+                            qualifies,
+                            holder
+                        )),
+                        "{}",
+                        mentions[mi].text
+                    );
                     continue;
                 }
                 let best = match first[mi] {
