@@ -181,7 +181,32 @@ fn score(gold: &Value, record: &Value) -> Vec<Verdict> {
             push(field, got == want, got.to_string(), want.to_string());
         }
     }
+    confidence_verdict(gold, record, &mut out);
     out
+}
+
+/// How sure the record was of its location, as a verdict of its own (`conf high`,
+/// `conf medium`, `conf low`): right when the location is. A location given where the
+/// annotator saw none is wrong at its confidence.
+fn confidence_verdict(gold: &Value, record: &Value, out: &mut Vec<Verdict>) {
+    let Some(conf) = record["location"]["confidence"].as_str() else {
+        return;
+    };
+    let field = match conf {
+        "high" => "conf high",
+        "medium" => "conf medium",
+        _ => "conf low",
+    };
+    let right = out.iter().any(|v| v.field == "location" && v.right);
+    let want = gold
+        .get("location")
+        .map_or("none".to_string(), |w| w["text"].to_string());
+    out.push(Verdict {
+        field,
+        right: right && gold.get("location").is_some(),
+        got: record["location"]["text"].to_string(),
+        want,
+    });
 }
 
 /// Right and checked counts by field (and "overall").
@@ -192,8 +217,9 @@ impl Tally {
     fn add(&mut self, field: &str, right: bool) {
         // The language is reported beside the fields, not counted among them: the corpus
         // README scores the record's fields only.
-        let keys: &[&str] = if field == "lang" {
-            &["lang"]
+        let alone = [field];
+        let keys: &[&str] = if field == "lang" || field.starts_with("conf ") {
+            &alone
         } else {
             &[field, "overall"]
         };
@@ -241,8 +267,9 @@ fn evaluate(file: &str, group: impl Fn(&Value) -> String) -> Option<BTreeMap<Str
             tally.add(v.field, v.right);
             if !v.right && show_misses(v.field) {
                 eprintln!(
-                    "miss {} line {}: got {} want {}\n    {}",
+                    "miss {} {} line {}: got {} want {}\n    {}",
                     v.field,
+                    file.trim_start_matches("corpora/real_captions_"),
                     i + 1,
                     v.got,
                     v.want,
@@ -275,7 +302,8 @@ fn print_table(title: &str, tallies: &BTreeMap<String, Tally>) {
             .map(|l| format!("{l:>16}"))
             .collect::<String>()
     );
-    for f in FIELDS.iter().chain(&["overall", "lang"]) {
+    let extra = ["overall", "lang", "conf high", "conf medium", "conf low"];
+    for f in FIELDS.iter().chain(&extra) {
         let row: String = groups
             .iter()
             .map(|l| match tallies[*l].0.get(*f) {

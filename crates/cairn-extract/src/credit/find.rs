@@ -20,7 +20,7 @@ pub struct Cand {
 }
 
 /// Words that introduce a credit.
-const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)imagen(?:es)?\s*:|(?-u:\b)photographer\s*:|(?-u:\b)credit\s*,|صدر الصورة\s*،?|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
 
 static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
 
@@ -160,6 +160,9 @@ pub fn candidates(text: &str) -> Vec<Cand> {
     markers(text, &mut out);
     tail(text, &mut out);
     lead(text, &mut out);
+    if out.is_empty() {
+        super::loose::candidates(text, &mut out);
+    }
     out
 }
 
@@ -179,6 +182,10 @@ fn brackets(text: &str, out: &mut Vec<Cand>) {
             (Span::new(whole.start(), whole.end()), inner.as_str())
         });
     for (whole, inner) in closed.chain(open) {
+        // A wire's subject tags (`(AFGHANISTAN - Tags: SPORT SOCIETY)`) are no credit.
+        if inner.contains("Tags:") {
+            continue;
+        }
         let skip = strip_markers(inner);
         let body = &inner[skip..];
         let Some(mut p) = parse::parse(body, Mode::Exact) else {
@@ -252,7 +259,8 @@ fn markers(text: &str, out: &mut Vec<Cand>) {
         let stop = rest
             .find(['(', ')', '[', ']'])
             .unwrap_or(rest.len())
-            .min(MARKER.find(rest).map_or(rest.len(), |n| n.start()));
+            .min(MARKER.find(rest).map_or(rest.len(), |n| n.start()))
+            .min(caption_label(rest).unwrap_or(rest.len()));
         let sentence = first_boundary(&rest[..stop]);
         let exact = &rest[..sentence];
         let found = parse::parse(exact, Mode::Exact)
@@ -268,6 +276,15 @@ fn markers(text: &str, out: &mut Vec<Cand>) {
             });
         }
     }
+}
+
+/// Where a page's label for the caption stands (`Image caption,`, `التعليق على الصورة،`):
+/// the credit before it ends there.
+fn caption_label(s: &str) -> Option<usize> {
+    ["Image caption", "Photo caption", "التعليق على الصورة"]
+        .iter()
+        .filter_map(|l| s.find(l))
+        .min()
 }
 
 fn trim_end_len(s: &str) -> usize {
@@ -369,6 +386,13 @@ fn lead(text: &str, out: &mut Vec<Cand>) {
     let skip = strip_markers(text);
     let rest = &text[skip..];
     let stop = first_boundary(rest).min(rest.find(['(', '[']).unwrap_or(rest.len()));
+    // `Name/AP - PHOTO: ...`: a marker ends the credit before it; `Heading | Photo: AP/Name`:
+    // what stands before a marker is no credit (the marker's own reading takes the rest).
+    let stop = match MARKER.find(&rest[..stop]).filter(|m| m.start() > 0) {
+        Some(m) if rest[..m.start()].trim_end().ends_with(['-', '–', '—']) => m.start(),
+        Some(_) => return,
+        None => stop,
+    };
     // A credit before the caption has a separator within its first piece's reach
     // (ten words at most): most captions have none there and are not parsed.
     let head = &rest[..stop.min(

@@ -3,6 +3,7 @@
 //! organisations (`orgs`); credits standing side by side are merged and the best is kept.
 
 mod find;
+mod loose;
 mod named;
 mod orgs;
 mod parse;
@@ -119,6 +120,8 @@ pub fn find(text: &str) -> Option<Found> {
     })
 }
 
+#[cfg(test)]
+mod grammar_tests;
 #[cfg(test)]
 mod shape_tests;
 #[cfg(test)]

@@ -201,6 +201,75 @@ fn classify(p: &str) -> Option<Vec<Item>> {
     None
 }
 
+/// Whether the items so far end with a person credited by full name.
+fn ends_with_full_name(items: &[(Sep, Item)]) -> bool {
+    matches!(items.last(), Some((_, Item::Person(p))) if p.trim().contains(' '))
+}
+
+/// A credit's grammar: `Name/Body`, `Name, Body`. After a full name, a separator opens
+/// the organisation's slot, so a piece there that reads as a name is a body the table
+/// lacks (`Jane Roe/Concern Worldwide`), unless it is a second full name joined by a
+/// comma (`Jane Roe, John Doe`).
+fn after_full_name(items: &[(Sep, Item)], sep: Sep, piece: &str, list: Vec<Item>) -> Vec<Item> {
+    let slot = sep == Sep::Slash && ends_with_full_name(items);
+    match list.as_slice() {
+        [Item::Person(p)] if slot && words::org_like(p) => {
+            vec![Item::Org(piece.trim().to_string(), None)]
+        }
+        _ => list,
+    }
+}
+
+/// A piece nothing else reads, in the organisation's slot after a full name: a body the
+/// table lacks (`Name/Flash90`, `Name, EPS`), when it is short and capitalised.
+fn by_position(items: &[(Sep, Item)], sep: Sep, piece: &str) -> Option<Vec<Item>> {
+    if !matches!(sep, Sep::Slash | Sep::Comma) || !ends_with_full_name(items) {
+        return None;
+    }
+    let p = piece.trim();
+    let first = p.chars().next()?;
+    let letters = p.chars().filter(|c| c.is_alphabetic()).count();
+    let short = p.split_whitespace().count() <= 5 && p.len() <= 40;
+    (short && letters >= 2 && (first.is_uppercase() || first.is_ascii_digit()) && !is_date(p))
+        .then(|| vec![Item::Org(p.to_string(), None)])
+}
+
+/// A credit written in lower case (`epa / jane roe`, `tyrone siu/Reuters`): a piece
+/// beside a wire's or photo agency's name across a slash reads as in any case.
+fn lower_case_chain(
+    joined: &[(Sep, usize, usize)],
+    s: &str,
+    idx: usize,
+    mode: Mode,
+    piece: &str,
+) -> Option<Vec<Item>> {
+    let wire = |i: usize| {
+        joined.get(i).and_then(|&(_, a, e)| {
+            orgs::lookup(s[a..e].trim()).filter(|o| matches!(o.kind, Kind::Wire | Kind::Photo))
+        })
+    };
+    let slash_after = joined.get(idx + 1).is_some_and(|x| x.0 == Sep::Slash);
+    let slash_before = joined[idx].0 == Sep::Slash;
+    let p = piece.trim();
+    if !p.chars().any(char::is_lowercase) || p.chars().any(char::is_uppercase) {
+        return None;
+    }
+    if let Some(o) = orgs::lookup(p).filter(|o| matches!(o.kind, Kind::Wire | Kind::Photo)) {
+        if slash_after || slash_before {
+            return Some(vec![Item::Org(o.name.to_string(), Some(o.kind))]);
+        }
+    }
+    let neighbour = (slash_after && wire(idx + 1).is_some())
+        || (slash_before && idx > 0 && wire(idx - 1).is_some());
+    let n = p.split_whitespace().count();
+    let name = (2..=3).contains(&n)
+        && p.split_whitespace()
+            .all(|w| w.chars().all(char::is_alphabetic));
+    // In a tail only the credit's whole sentence may be read so (not `... killed/Reuters`).
+    let whole = mode != Mode::Tail || idx == 0;
+    (neighbour && name && whole).then(|| vec![Item::Person(p.to_string())])
+}
+
 /// A short alias counts only as written by the trade (`PA`, `AP`, `dpa`), not as the
 /// word or abbreviation it also is (`Pa.` for Pennsylvania).
 fn short_ok(p: &str) -> bool {
@@ -244,6 +313,9 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
     let w = words::word_spans(p);
     if w.len() < 2 {
         return None;
+    }
+    if let Some(items) = name_for_body(p).or_else(|| hyphen_glued(p)) {
+        return Some(items);
     }
     // `Express Photo by Name`, `UN Photo by Name`: the body's photo, by the person.
     if let Some(by) = p.find(" by ") {
@@ -289,6 +361,53 @@ fn split_run(p: &str) -> Option<Vec<Item>> {
         }
     }
     None
+}
+
+/// `Name for the Outlet`: the photographer, and the body the picture was made for, known
+/// or not.
+fn name_for_body(p: &str) -> Option<Vec<Item>> {
+    // (`pour`, `para`, `für`, `per`: the same in French, Spanish and Portuguese, German,
+    // Italian.)
+    let (name, body) = [" for ", " pour ", " para ", " für ", " per "]
+        .iter()
+        .find_map(|w| p.split_once(w))?;
+    let body = body.trim();
+    let core = body
+        .strip_prefix("the ")
+        .or_else(|| body.strip_prefix("The "))
+        .unwrap_or(body);
+    let capital = core.chars().next().is_some_and(char::is_uppercase);
+    let org = match orgs::lookup(body) {
+        Some(o) => Item::Org(o.name.to_string(), Some(o.kind)),
+        None if capital && words::title_run(core) => Item::Org(body.to_string(), None),
+        None => return None,
+    };
+    let name = name.trim();
+    (name.split_whitespace().count() >= 2 && words::person_like(name) && !words::org_like(name))
+        .then(|| vec![Item::Person(name.to_string()), org])
+}
+
+/// `REUTERS-Jane Roe`, `Jane Roe-AFP`: an agency's name glued to the photographer's by an
+/// unspaced hyphen.
+fn hyphen_glued(p: &str) -> Option<Vec<Item>> {
+    let (left, right) = p.split_once('-')?;
+    if left.contains(' ') && right.contains(' ') {
+        return None;
+    }
+    let agency = |x: &str| {
+        orgs::lookup(x)
+            .filter(|o| matches!(o.kind, Kind::Wire | Kind::Photo) && words::all_caps(x))
+            .map(|o| Item::Org(o.name.to_string(), Some(o.kind)))
+    };
+    let person = |x: &str| {
+        (x.contains(' ') && words::person_like(x) && !words::org_like(x))
+            .then(|| Item::Person(x.to_string()))
+    };
+    if let (Some(o), Some(n)) = (agency(left), person(right)) {
+        return Some(vec![o, n]);
+    }
+    let (n, o) = (person(left)?, agency(right)?);
+    Some(vec![n, o])
 }
 
 /// The credit's start inside a first piece that also holds caption words: an organisation
@@ -407,7 +526,11 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         // Outside brackets or markers, an uncased first piece may be caption words as
         // well as a name: it is taken for caption words.
         let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
-        match classify(piece).filter(|_| !runs_on && !caption_words) {
+        let read = classify(piece)
+            .map(|list| after_full_name(&items, sep, piece, list))
+            .or_else(|| by_position(&items, sep, piece))
+            .or_else(|| lower_case_chain(&joined, s, idx, mode, piece));
+        match read.filter(|_| !runs_on && !caption_words) {
             Some(list) => {
                 start = start.min(a);
                 end = e;
@@ -495,6 +618,17 @@ fn settle(
 ) {
     // `Name/Metrography`, `Sky via AP`: a one-word name beside other names or before
     // `via`, with no body named, is the body (people are credited by full name).
+    // `Photo: Star`, `©Al-Markazia`: a credit of one word and nothing else names a body.
+    if orgs_before.is_empty()
+        && !via
+        && people.len() == 1
+        && !people[0].contains(' ')
+        && !people[0].starts_with('@')
+        && people[0].chars().next().is_some_and(char::is_uppercase)
+    {
+        orgs_before.push(people.pop().unwrap_or_default());
+        return;
+    }
     if orgs_before.is_empty()
         && (via || (people.len() >= 2 && last_after_slash))
         && people
@@ -527,9 +661,48 @@ fn settle(
     }
 }
 
-/// A name without the full stop that ends its sentence; `Jr.` and `Sr.` keep theirs.
+/// Military ranks written before a name in armed forces' credits (`U.S. Army photo by
+/// Spc. Jane Roe`): the rank is no part of the name.
+const RANKS: &[&str] = &[
+    "Spc. ",
+    "Sgt. ",
+    "Staff Sgt. ",
+    "Tech. Sgt. ",
+    "Master Sgt. ",
+    "Sgt. 1st Class ",
+    "Cpl. ",
+    "Lance Cpl. ",
+    "Pfc. ",
+    "Pvt. ",
+    "Lt. ",
+    "1st Lt. ",
+    "2nd Lt. ",
+    "Capt. ",
+    "Maj. ",
+    "Col. ",
+    "Lt. Col. ",
+    "Senior Airman ",
+    "Airman 1st Class ",
+    "Airman ",
+    "Petty Officer 1st Class ",
+    "Petty Officer 2nd Class ",
+    "Petty Officer 3rd Class ",
+    "Chief Petty Officer ",
+    "Seaman ",
+    "Cadet ",
+];
+
+/// A name without the full stop that ends its sentence or a rank before it; `Jr.` and
+/// `Sr.` keep their stops.
 fn person_name(p: &str) -> String {
-    let p = p.trim();
+    let mut p = p.trim();
+    if let Some(r) = RANKS
+        .iter()
+        .filter(|r| p.starts_with(**r) && p.len() > r.len() + 2)
+        .max_by_key(|r| r.len())
+    {
+        p = p[r.len()..].trim_start();
+    }
     let suffix = [" Jr.", " Sr.", " jr.", " JR.", " SR."];
     if suffix.iter().any(|s| p.ends_with(s)) {
         return p.to_string();

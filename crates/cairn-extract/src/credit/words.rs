@@ -38,6 +38,11 @@ fn role_of(l: &str) -> Option<Role> {
         "pool" | "pool photo" => Role::Pool,
         "staff" | "uncredited" | "-" | "photo" | "photos" | "foto" | "fotos" | "bild" | "image"
         | "picture" | "photo credit" | "credit" | "" => Role::Empty,
+        // Placeholders a desk or a page leaves where a name should stand: never a person.
+        "none" | "unknown" | "n/a" | "n.a" | "not known" | "anonymous" | "unidentified"
+        | "no credit" | "screenshot" | "screen grab" | "screengrab" | "screen capture"
+        | "agency" | "agencies" | "released" | "supplied" | "undated" | "inconnu"
+        | "desconocido" | "unbekannt" => Role::Empty,
         _ => return None,
     })
 }
@@ -115,6 +120,44 @@ const ORG_WORDS: &[&str] = &[
     "presidencia",
     "bomberos",
     "prensa",
+    "mail",
+    "star",
+    "shimbun",
+    "radio",
+    "worldwide",
+    "quarters",
+    "headquarters",
+    "international",
+    "watch",
+    "crescent",
+    "unit",
+    "relief",
+    "mission",
+    "monitor",
+    "telegraph",
+    "express",
+    "weekly",
+    "guardian",
+    "independent",
+    "photography",
+    "collective",
+    "archive",
+    "archives",
+    "library",
+    "association",
+    "society",
+    "federation",
+    "navy",
+    "coalition",
+    "alliance",
+    "project",
+    "initiative",
+    "programme",
+    "inc",
+    "ltd",
+    "llc",
+    "gmbh",
+    "studios",
 ];
 
 pub fn org_like(s: &str) -> bool {
@@ -262,9 +305,22 @@ fn name_word_of(w: &str, l: &str) -> bool {
     first.is_uppercase()
         || !first.is_lowercase() // scripts without case
         || PARTICLES.contains(&l)
+        || camel_particle(w)
         || ["al-", "el-", "d'", "ad-", "as-", "ash-", "an-", "ar-", "at-", "az-"]
             .iter()
             .any(|p| l.starts_with(p))
+}
+
+/// A surname whose particle is glued to it in lower case (`deBree`, `van'tHof`,
+/// `diMaggio`): a capital within the first four letters, after lower-case ones only.
+fn camel_particle(w: &str) -> bool {
+    let mut chars = w.chars();
+    let lower = chars.by_ref().take_while(|c| c.is_lowercase()).count();
+    (2..=3).contains(&lower)
+        && w.chars().nth(lower).is_some_and(char::is_uppercase)
+        && w.chars()
+            .skip(lower + 1)
+            .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
 }
 
 /// Whether a string reads as one person's name: one to five name words, at least one
