@@ -69,7 +69,8 @@ impl Extractor {
             .as_ref()
             .map(|c| c.credit.photographers.clone())
             .unwrap_or_default();
-        let persons = entities::persons(&text, &mask, &photographers);
+        let mut persons = entities::persons(&text, &mask, &photographers);
+        persons.retain(|(n, _)| !places::names_big_place(&self.gazetteer, n));
         for (_, s) in &persons {
             mask.add(*s);
         }

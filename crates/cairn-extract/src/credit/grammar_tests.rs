@@ -171,3 +171,11 @@ fn credits_no_separator_bounds() {
         None,
     );
 }
+
+#[test]
+fn a_place_and_a_day_after_a_comma_are_no_credit() {
+    let f = super::find(
+        "Rebels fire during an assault near the border with Uganda, South Sudan, August 26.",
+    );
+    assert!(f.is_none(), "{:?}", f.map(|f| f.credit));
+}

@@ -221,9 +221,12 @@ fn after_full_name(items: &[(Sep, Item)], sep: Sep, piece: &str, list: Vec<Item>
 }
 
 /// A piece nothing else reads, in the organisation's slot after a full name: a body the
-/// table lacks (`Name/Flash90`, `Name, EPS`), when it is short and capitalised.
-fn by_position(items: &[(Sep, Item)], sep: Sep, piece: &str) -> Option<Vec<Item>> {
-    if !matches!(sep, Sep::Slash | Sep::Comma) || !ends_with_full_name(items) {
+/// table lacks (`Name/Flash90`, `(Name, EPS)`), when it is short and capitalised.
+fn by_position(items: &[(Sep, Item)], sep: Sep, piece: &str, mode: Mode) -> Option<Vec<Item>> {
+    // A comma bounds a credit only inside brackets or after a marker: in running text
+    // `South Sudan, August 26` is a place and a day.
+    let slot = sep == Sep::Slash || (sep == Sep::Comma && mode == Mode::Exact);
+    if !slot || !ends_with_full_name(items) {
         return None;
     }
     let p = piece.trim();
@@ -528,7 +531,7 @@ pub fn parse(s: &str, mode: Mode) -> Option<Parsed> {
         let caption_words = mode != Mode::Exact && items.is_empty() && words::uncased(piece);
         let read = classify(piece)
             .map(|list| after_full_name(&items, sep, piece, list))
-            .or_else(|| by_position(&items, sep, piece))
+            .or_else(|| by_position(&items, sep, piece, mode))
             .or_else(|| lower_case_chain(&joined, s, idx, mode, piece));
         match read.filter(|_| !runs_on && !caption_words) {
             Some(list) => {

@@ -5,6 +5,9 @@
 mod arabic;
 mod candidates;
 mod clause;
+mod coherence;
+#[cfg(test)]
+mod coherence_tests;
 mod intl;
 #[cfg(test)]
 mod intl_tests;
@@ -36,6 +39,16 @@ use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
 use tokens::{Lower, Tok, strip_possessive, tokens};
+
+/// Whether a name read as a person's (`Abu Dhabi` by the `Abu X` pattern) is a city of
+/// 100,000 or more under its own name: then it is the city.
+pub(crate) fn names_big_place(g: &Gazetteer, name: &str) -> bool {
+    let folded = fold(name);
+    g.exact_folded(&folded).iter().any(|&c| {
+        let e = g.entry(c);
+        e.folded == folded && e.population >= 100_000
+    })
+}
 
 /// Whether the organisation found at `span` (`Magwe Division`) is an administrative
 /// unit: a name and the kind word `Division`, the name a province's (or a town's whose
@@ -125,7 +138,7 @@ impl<'g> Resolver<'g> {
     /// Finds the places in `text`; `mask` covers what other fields already own (credit,
     /// organisations, people, quotations); `scene` is the span of the scene sentence.
     pub fn find(&self, text: &str, mask: &Mask, scene: Span) -> Found {
-        let toks = tokens::split_elisions(text, tokens(text));
+        let toks = tokens::lower_articles(text, tokens::split_elisions(text, tokens(text)));
         // Each token in lower case, made once: the steps below read them several times.
         let lower = Lower::new(text, &toks);
         let context = self.context(text, &toks, &lower, mask);
@@ -152,6 +165,7 @@ impl<'g> Resolver<'g> {
         relative::relative_positions(text, &mut mentions);
         arabic::same_name_same_place(self.g, &mut mentions);
         arabic::drop_far_homonyms(self.g, text, &toks, &lower, &context, &mut mentions);
+        coherence::drop_incoherent(self.g, text, &context, &mut mentions);
         let mut unknown = self.unknown_places(text, &toks, mask, &mentions);
         unknown.extend(
             arabic::unknown_places(self.g, &context, text, &toks, &lower, &mentions)

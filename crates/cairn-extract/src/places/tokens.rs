@@ -109,6 +109,26 @@ pub(super) fn ascii_tokens(text: &[u8]) -> Vec<Tok> {
     out
 }
 
+/// Tokens opening on an Arabic article written in lower case before a capital (`al-Bab`,
+/// `el-Arish`, `ash-Shaykh`) are capitalised names: the article is part of them.
+pub(super) fn lower_articles(text: &str, mut toks: Vec<Tok>) -> Vec<Tok> {
+    for t in &mut toks {
+        let w = &text[t.span.start..t.span.end];
+        if t.cap || !w.starts_with(['a', 'e']) {
+            continue;
+        }
+        let after = [
+            "al-", "el-", "ad-", "as-", "ash-", "an-", "ar-", "at-", "az-",
+        ]
+        .iter()
+        .find_map(|p| w.strip_prefix(p));
+        if after.is_some_and(|r| r.starts_with(char::is_uppercase)) {
+            t.cap = true;
+        }
+    }
+    toks
+}
+
 /// Tokens with a French elided article or preposition before a name (`d’Alep`,
 /// `l’Ukraine`) begin at the name, capitalised: the elision is a word of its own.
 pub(super) fn split_elisions(text: &str, mut toks: Vec<Tok>) -> Vec<Tok> {
