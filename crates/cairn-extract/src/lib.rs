@@ -5,6 +5,7 @@
 //! Pure: no IO. The gazetteer is passed in.
 #![warn(missing_docs)]
 
+pub mod confidence;
 mod credit;
 mod date;
 mod document;
@@ -52,6 +53,13 @@ impl Extractor {
     /// The record of one caption. Spans are byte offsets into the record's `text` (the
     /// caption with whitespace runs folded).
     pub fn extract(&self, caption: &str) -> Record {
+        self.extract_with_evidence(caption).0
+    }
+
+    /// The record of one caption, and what the location's confidence model read of it
+    /// ([`confidence::FEATURES`]; `None` without a location chosen by the scene rules):
+    /// what the model is trained on.
+    pub fn extract_with_evidence(&self, caption: &str) -> (Record, Option<Vec<f64>>) {
         let text = fold_whitespace(caption);
         let sentences = text::sentences(&text);
         let mut warnings = Vec::new();
@@ -92,7 +100,7 @@ impl Extractor {
         if found.location.is_none() && !text.is_empty() {
             warnings.push("no location found".to_string());
         }
-        Record {
+        let record = Record {
             credit: credit.map(|c| c.credit),
             date,
             location: found.location,
@@ -105,7 +113,8 @@ impl Extractor {
             warnings,
             text,
             lang,
-        }
+        };
+        (record, found.evidence)
     }
 }
 

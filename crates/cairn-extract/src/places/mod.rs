@@ -8,6 +8,7 @@ mod clause;
 mod coherence;
 #[cfg(test)]
 mod coherence_tests;
+mod evidence;
 mod intl;
 #[cfg(test)]
 mod intl_tests;
@@ -99,6 +100,8 @@ pub struct Resolver<'g> {
 pub struct Found {
     pub places: Vec<Place>,
     pub location: Option<Place>,
+    /// What the confidence model read of the location (see `crate::confidence`).
+    pub evidence: Option<Vec<f64>>,
     pub warnings: Vec<String>,
 }
 
@@ -180,8 +183,10 @@ impl<'g> Resolver<'g> {
         );
         let mut warnings = Vec::new();
         let spots = self.spots(text, &mentions, unknown, &context, &mut warnings);
-        let location = scene::choose(text, &spots, scene, &mut warnings)
-            .or_else(|| self.origin_country(text, &spots, &mut warnings));
+        let (location, evidence) = match scene::choose(text, &spots, scene, &mut warnings) {
+            Some((place, x)) => (Some(place), Some(x)),
+            None => (self.origin_country(text, &spots, &mut warnings), None),
+        };
         let mut places: Vec<Place> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         for s in spots {
@@ -194,6 +199,7 @@ impl<'g> Resolver<'g> {
         Found {
             places,
             location,
+            evidence,
             warnings,
         }
     }
@@ -294,6 +300,7 @@ impl<'g> Resolver<'g> {
             let dateline = scene::is_dateline(text, mentions, mi);
             out.push(Spot {
                 passing: !dateline && self.in_passing(mentions, m, c, context),
+                population: self.g.entry(c).population,
                 place: self.to_place(c, &m.text, m.span),
                 role: m.role,
                 dateline,
@@ -346,6 +353,7 @@ impl<'g> Resolver<'g> {
             ));
             out.push(Spot {
                 passing: false,
+                population: self.g.entry(e).population,
                 place: self.to_place(e, &name, span),
                 role: role.max(Role::Bare),
                 dateline: false,

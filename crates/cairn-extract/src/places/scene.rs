@@ -29,6 +29,8 @@ pub(super) struct Spot {
     pub(super) reason: Span,
     /// A small town named in passing, outside the caption's countries: no scene.
     pub(super) passing: bool,
+    /// The gazetteer's population of the place (0 when unknown).
+    pub(super) population: u64,
 }
 
 impl Spot {
@@ -55,6 +57,7 @@ impl Spot {
         }
     }
 
+    /// The hand-written rule's level, one of the confidence model's features.
     fn confidence(&self, in_scene: bool) -> Confidence {
         let c = if self.fallback || self.tier() < 2 {
             Confidence::Low
@@ -146,13 +149,15 @@ pub(super) fn reason_span(text: &str, mentions: &[Mention], mi: usize) -> Span {
 
 /// Chooses the scene among `spots` (in text order): a place in the scene sentence (or
 /// the dateline) before others, then by tier, then the most specific, then the role, then
-/// one qualified by a larger place (`in Windsor, Britain`), then the first. Sets its confidence and reason; a low one gets a warning.
+/// one qualified by a larger place (`in Windsor, Britain`), then the first. Sets its
+/// confidence (the model's level, see `crate::confidence`) and reason; a low one gets a
+/// warning. Returns the place and the features the model read.
 pub(super) fn choose(
     text: &str,
     spots: &[Spot],
     scene: Span,
     warnings: &mut Vec<String>,
-) -> Option<Place> {
+) -> Option<(Place, Vec<f64>)> {
     // "... Above, people who were evacuated ...": the sentence that says it describes
     // the photo is the scene's, whatever the story before it.
     let scene = photo_sentence(text).unwrap_or(scene);
@@ -190,7 +195,18 @@ pub(super) fn choose(
     let spot = refined(spots, best.1);
     let spot = inner_of_part(spots, spot);
     let mut place = spot.place.clone();
-    let confidence = spot.confidence(in_scene(spot));
+    let rule = spot.confidence(in_scene(spot));
+    let x = super::evidence::features(text, spot, spots, in_scene(spot), rule);
+    let model = crate::confidence::Model::bundled();
+    // A place read only by a spelling match is never `high`; one located at what encloses
+    // it is a guess at the point.
+    // A place named only as an origin, a border, a side or inside another name is a
+    // guess whatever else is known of it.
+    let confidence = if spot.fallback || !spot.role.is_scene() {
+        Confidence::Low
+    } else {
+        model.level(model.probability(&x), crate::confidence::may_be_high(&x))
+    };
     place.confidence = Some(confidence);
     let r = spot.reason;
     let reason = text.get(r.start..r.end).unwrap_or(&place.text);
@@ -206,7 +222,7 @@ pub(super) fn choose(
         };
         warnings.push(format!("location {:?} is uncertain: {why}", place.name));
     }
-    Some(place)
+    Some((place, x))
 }
 
 /// A country the scene sentence names only in passing (`people have made it to X

@@ -1,0 +1,79 @@
+//! Fits the location confidence model on the annotated corpora and writes its weights
+//! file: `cargo run --release -p cairn-extract --example train_place_confidence --
+//! SHARED_DIR OUT.tsv` (`tools/train/place_confidence.sh` runs it). Prints the fit's and
+//! the leave-one-outlet-out figures of the `high` level.
+
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
+
+use std::path::PathBuf;
+
+use cairn_extract::Extractor;
+use cairn_extract::confidence::{self, Model};
+
+/// Precision the `high` level must keep on outlets the fit never saw.
+const HIGH_PRECISION: f64 = 0.97;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let shared = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
+    let out = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
+    let ex = Extractor::bundled();
+    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    for file in corpus::FILES {
+        for gold in corpus::lines(&shared, file) {
+            let (record, x) = ex.extract_with_evidence(&corpus::caption(&gold));
+            let Some(x) = x else { continue };
+            let record = serde_json::to_value(record).expect("a record serialises");
+            ys.push(corpus::location_right(&gold, &record));
+            groups.push(gold["outlet"].as_str().unwrap_or("?").to_string());
+            xs.push(x);
+        }
+    }
+    let weights = confidence::fit(&xs, &ys, confidence::L2);
+    let cv = confidence::cross_validate(&xs, &ys, &groups, confidence::L2);
+    let high = confidence::threshold(&cv, &ys, HIGH_PRECISION);
+    let model = Model {
+        weights,
+        high,
+        medium: 0.5,
+    };
+    let fitted: Vec<f64> = xs.iter().map(|x| model.probability(x)).collect();
+    let mut outlets = groups.clone();
+    outlets.sort();
+    outlets.dedup();
+    println!(
+        "{} located captions, {} outlets, {} right",
+        xs.len(),
+        outlets.len(),
+        ys.iter().filter(|y| **y).count()
+    );
+    report("fit", &model, &xs, &fitted, &ys);
+    report("leave-one-outlet-out", &model, &xs, &cv, &ys);
+    let header = "# The location confidence model (crate::confidence), fitted by \
+                  tools/train/place_confidence.sh on the annotated corpora.\n";
+    std::fs::write(&out, format!("{header}{}", model.to_tsv()))
+        .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+    println!("wrote {}", out.display());
+}
+
+/// The share of locations `high` and how often they are right, for probabilities `ps`.
+fn report(name: &str, model: &Model, xs: &[Vec<f64>], ps: &[f64], ys: &[bool]) {
+    let mut n = [0usize; 3];
+    let mut right = [0usize; 3];
+    for ((x, p), y) in xs.iter().zip(ps).zip(ys) {
+        let level = model.level(*p, confidence::may_be_high(x)) as usize;
+        n[level] += 1;
+        right[level] += usize::from(*y);
+    }
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "{name}: high {}/{} right ({:.1} %), {:.1} % of locations high; medium {:.1} % right; low {:.1} % right",
+        right[2],
+        n[2],
+        pct(right[2], n[2]),
+        pct(n[2], xs.len()),
+        pct(right[1], n[1]),
+        pct(right[0], n[0]),
+    );
+}

@@ -1,0 +1,59 @@
+//! The annotated corpora as the accuracy test and the confidence model's training read
+//! them: their files, their lines, and whether a record's location is right.
+
+use std::path::Path;
+
+use cairn_gazetteer::haversine_km;
+use serde_json::Value;
+
+/// Every annotated file of `../shared/corpora/`.
+pub const FILES: &[&str] = &[
+    "corpora/real_captions_dev.jsonl",
+    "corpora/real_captions_dev2.jsonl",
+    "corpora/real_captions_multilingual_dev.jsonl",
+    "corpora/real_captions_multilingual_dev2.jsonl",
+    "corpora/real_captions_multilingual_dev3.jsonl",
+];
+
+/// The gold lines of `file` under `shared`.
+pub fn lines(shared: &Path, file: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(shared.join(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", shared.join(file).display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{file}: {e}")))
+        .collect()
+}
+
+/// The caption as the corpus README says to feed it: whitespace runs folded.
+pub fn caption(gold: &Value) -> String {
+    gold["text"]
+        .as_str()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The distance (km) of the record's location from the gold point, if it has one.
+pub fn distance_km(gold_loc: &Value, loc: &Value) -> Option<f64> {
+    let (lat, lon) = (loc["lat"].as_f64()?, loc["lon"].as_f64()?);
+    Some(haversine_km(
+        lat,
+        lon,
+        gold_loc["lat"].as_f64().unwrap_or(0.0),
+        gold_loc["lon"].as_f64().unwrap_or(0.0),
+    ))
+}
+
+/// Whether the record's location is right as the corpus scores it: within the
+/// annotator's tolerance and in the gold country. A location where the annotator saw
+/// none is wrong.
+pub fn location_right(gold: &Value, record: &Value) -> bool {
+    let Some(want) = gold.get("location") else {
+        return false;
+    };
+    let loc = &record["location"];
+    let tolerance = want["tolerance_km"].as_f64().unwrap_or(10.0);
+    loc["country"] == want["country"] && distance_km(want, loc).is_some_and(|d| d <= tolerance)
+}
