@@ -6,9 +6,8 @@
 
 use cairn_model::Span;
 
-use super::find::Cand;
 use super::orgs::{self, Kind};
-use super::parse::{self, Mode};
+use super::parse::{self, Cand, Mode};
 use super::words;
 
 /// The loose credits of `text`.

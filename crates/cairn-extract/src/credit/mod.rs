@@ -4,6 +4,7 @@
 
 mod find;
 mod loose;
+mod markers;
 mod named;
 mod orgs;
 mod parse;
@@ -11,7 +12,7 @@ mod words;
 
 use cairn_model::{Credit, CreditFlag, Span};
 
-use find::Cand;
+use parse::Cand;
 
 /// A credit found in a caption, with the warnings it gives.
 #[derive(Debug, Clone)]

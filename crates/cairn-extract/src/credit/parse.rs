@@ -2,7 +2,7 @@
 //! into pieces, each classified, then given its role: photographers, agency, distributor
 //! and the flags the credit states.
 
-use cairn_model::CreditFlag;
+use cairn_model::{CreditFlag, Span};
 
 use super::orgs::{self, Kind};
 use super::words::{self, Role};
@@ -39,6 +39,14 @@ pub struct Parsed {
     pub pieces: usize,
     pub start: usize,
     pub end: usize,
+}
+
+/// A credit read at one place of the caption.
+#[derive(Debug, Clone)]
+pub struct Cand {
+    pub span: Span,
+    pub parsed: Parsed,
+    pub marker: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -155,7 +163,7 @@ fn strip_intro(p: &str) -> (&str, Option<Role>) {
 /// Classifies one whole piece; `None` when it is neither name, role nor organisation.
 fn classify(p: &str) -> Option<Vec<Item>> {
     let p = p.trim();
-    let p = &p[super::find::strip_markers(p)..];
+    let p = &p[super::markers::strip_markers(p)..];
     let before = p.len();
     let (p, intro_role) = strip_intro(p);
     let intro_given = p.len() < before;

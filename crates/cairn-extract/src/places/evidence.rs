@@ -5,7 +5,7 @@
 use cairn_model::{Confidence, PlaceKind};
 
 use super::role::Role;
-use super::scene::Spot;
+use super::spot::Spot;
 
 /// The feature vector of `spot`, chosen among `spots`, with the hand rule's level `rule`.
 pub(super) fn features(

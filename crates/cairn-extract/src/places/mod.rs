@@ -26,6 +26,7 @@ mod scan_words;
 mod scene;
 #[cfg(test)]
 mod scene_tests;
+mod spot;
 #[cfg(test)]
 mod tests;
 mod tokens;
