@@ -32,7 +32,15 @@ fn main() {
     }
     let weights = confidence::fit(&xs, &ys, confidence::L2);
     let cv = confidence::cross_validate(&xs, &ys, &groups, confidence::L2);
-    let high = confidence::threshold(&cv, &ys, HIGH_PRECISION);
+    // The threshold is read among the locations that may be `high` at all.
+    let (may_p, may_y): (Vec<f64>, Vec<bool>) = cv
+        .iter()
+        .zip(&ys)
+        .zip(&xs)
+        .filter(|(_, x)| confidence::may_be_high(x))
+        .map(|((p, y), _)| (*p, *y))
+        .unzip();
+    let high = confidence::threshold(&may_p, &may_y, HIGH_PRECISION);
     let model = Model {
         weights,
         high,

@@ -39,6 +39,7 @@ pub const FEATURES: &[&str] = &[
     "site_after",
     "possessive",
     "places_named",
+    "holds_unknown",
 ];
 
 /// The L2 penalty of the fit: enough to keep rare features' weights finite.

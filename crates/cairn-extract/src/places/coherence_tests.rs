@@ -56,3 +56,9 @@ fn names_the_reading_used_to_miss() {
     let got = scene("Girls study at a school in Beichuan, China, on Sept. 5, 2008.");
     assert_ne!(got.map(|(n, _)| n).as_deref(), Some("Suptay"));
 }
+
+#[test]
+fn a_day_and_month_heading_the_caption_make_the_next_place_its_dateline() {
+    let got = scene("21.03 Kyiv Un missile a frappé la maison de Milana, 6 ans. Photo: Jean Roux");
+    assert_eq!(got.map(|(_, cc)| cc).as_deref(), Some("UA"));
+}

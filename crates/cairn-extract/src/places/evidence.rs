@@ -47,6 +47,10 @@ pub(super) fn features(
         .to_lowercase();
     let site = super::lexicon::is_site_word(&next) || super::lexicon::is_settlement_word(&next);
     let possessive = after.starts_with("'s ") || after.starts_with("’s ");
+    // `Guryong village in Seoul`: a site the gazetteer lacks, located at this place.
+    let holds_unknown = spots
+        .iter()
+        .any(|s| s.fallback && s.place.gazetteer_id == spot.place.gazetteer_id && !spot.fallback);
     vec![
         1.0,
         b(spot.dateline),
@@ -80,5 +84,6 @@ pub(super) fn features(
         b(site),
         b(possessive),
         spots.len().min(6) as f64 / 6.0,
+        b(holds_unknown),
     ]
 }

@@ -21,6 +21,16 @@ pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
     if super::runs::is_date_heading(before) || super::intl::is_closing_dateline(text, m.span) {
         return true;
     }
+    // `20.03 Lviv, Galicie Une mère ...`: a day and month heading the caption, then the
+    // place, then the caption's first capital.
+    if is_day_month(before)
+        && text[m.span.end..]
+            .trim_start()
+            .starts_with(char::is_uppercase)
+        || is_day_month(before) && text[m.span.end..].starts_with(',')
+    {
+        return true;
+    }
     if before.chars().any(|c| c.is_lowercase()) || before.len() > 24 {
         return false;
     }
@@ -54,6 +64,18 @@ pub(super) fn is_dateline(text: &str, mentions: &[Mention], mi: usize) -> bool {
             .all(char::is_uppercase)
             && m.text.chars().filter(|c| c.is_alphabetic()).count() >= 3
             && after.starts_with(','))
+}
+
+/// `20.03`, `3/4`: a day and a month alone, heading the caption.
+fn is_day_month(before: &str) -> bool {
+    let t = before.trim();
+    let mut parts = t.split(['.', '/']);
+    let (Some(d), Some(m), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let num =
+        |x: &str, max: u32| x.len() <= 2 && x.parse::<u32>().is_ok_and(|v| (1..=max).contains(&v));
+    num(d, 31) && num(m, 31)
 }
 
 /// The reason's span: from the cue words to the end of the places that qualify the
