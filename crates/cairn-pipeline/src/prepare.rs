@@ -72,6 +72,8 @@ pub(crate) struct Preparer {
     pub rejected_before: FxHashMap<(String, String), String>,
     pub known: Known,
     pub part_captions: usize,
+    /// The time one source may take to render.
+    pub source_time: std::time::Duration,
     pub tx: Sender<Prepared>,
 }
 
@@ -115,7 +117,8 @@ impl Preparer {
                 }
                 // Whatever happens to this source (an error, a panic) is its own.
                 guard::source(raw, |raw| {
-                    cairn_ingest::render(raw).map(|doc| Some(Keyed::new(doc)))
+                    cairn_ingest::render_within(raw, self.source_time)
+                        .map(|doc| Some(Keyed::new(doc)))
                 })
             })
             .collect()
