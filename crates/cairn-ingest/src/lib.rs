@@ -108,6 +108,14 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// Lowercase hex sha256 of a file's bytes, read as a stream: how an input over a size
+/// bound, never read whole, is remembered as rejected.
+pub fn file_sha256(path: &Path) -> std::io::Result<String> {
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
+    Ok(hex::encode(hasher.finalize()))
+}
+
 /// The URI cairn records for a local file: `file://` and the absolute path.
 pub fn file_uri(path: &Path) -> String {
     file_uri_with(path, None)

@@ -289,3 +289,41 @@ fn a_page_over_its_time_is_rejected_remembered_and_the_folder_ingests() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stats(&data)["sources"], 21);
 }
+
+/// A zstd frame of `size` bytes of page text, a few kilobytes on disk.
+fn bomb(size: usize) -> Vec<u8> {
+    let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    let block = "<p>Smoke rises over the port of Odesa, Ukraine.</p>\n".repeat(16_384);
+    let mut written = 0;
+    while written < size {
+        std::io::Write::write_all(&mut z, block.as_bytes()).unwrap();
+        written += block.len();
+    }
+    z.finish().unwrap()
+}
+
+#[test]
+fn a_bomb_is_remembered_and_not_decompressed_again() {
+    let d = tempfile::tempdir().unwrap();
+    let over = cairn_ingest::MAX_SOURCE_BYTES as usize + (1 << 20);
+    let (out, _) = ingest_folder_with(d.path(), ("bomb.html.zst", &bomb(over)), &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("bomb.html.zst") && err.contains("over the limit"),
+        "{err}"
+    );
+    let data = d.path().join("archive");
+    let again = cairn(&data)
+        .arg("ingest")
+        .arg(d.path().join("pages"))
+        .output()
+        .unwrap();
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("bomb.html.zst") && err.contains("rejected by an earlier run"),
+        "{err}"
+    );
+    assert_eq!(stats(&data)["sources"], 20);
+}
