@@ -30,8 +30,10 @@ pub const MAX_TREE_ATTRIBUTES: usize = 1_000_000;
 
 /// A page that needs the tree builder is refused when its start tags, each counted
 /// with the number of elements open around it, sum to more than this: what a page of
-/// ten thousand nested elements sums to, a few seconds of the tree builder's work.
-pub const MAX_TREE_NESTING: u64 = 50_000_000;
+/// some fifteen thousand nested elements sums to, a few seconds of the tree builder's
+/// work, so that a page of ten thousand (which hostile pages have held, with captions
+/// after them) is still read.
+pub const MAX_TREE_NESTING: u64 = 125_000_000;
 
 /// What a page is made of, as the tokenizer counted it.
 #[derive(Debug, Default, Clone, Copy)]
