@@ -100,8 +100,12 @@ impl Gazetteer {
     }
 
     fn with_part(own: &[u8]) -> Result<Gazetteer, LoadError> {
-        Self::from_parts(&[GEONAMES, own], SUPPLEMENT)
-            .map_err(|e| LoadError(format!("{ARCHIVE_FILE}: {}", e.0)))
+        Self::from_parts(&[GEONAMES, own], SUPPLEMENT).map_err(|e| {
+            LoadError(format!(
+                "{ARCHIVE_FILE}: {} (`cairn gazetteer reset` drops the imported places)",
+                e.0
+            ))
+        })
     }
 
     /// Builds a gazetteer from a zstd-compressed GeoNames TSV and a supplement.

@@ -14,9 +14,16 @@ use cairn_model::{Segment, Span, fold_whitespace};
 use scraper::{ElementRef, Html, Node};
 
 mod bounds;
+mod depth;
+mod names;
+mod parse;
 mod stream;
 
-pub use bounds::{MAX_TAG_ATTRIBUTES, MAX_TREE_ATTRIBUTES, MAX_TREE_ELEMENTS, OverBound};
+pub use bounds::{
+    MAX_TAG_ATTRIBUTES, MAX_TREE_ATTRIBUTES, MAX_TREE_ELEMENTS, MAX_TREE_NESTING, OverBound,
+};
+
+use crate::limits::Deadline;
 
 /// An `alt` or `title` needs this many words to be taken as a caption.
 const MIN_ATTR_WORDS: usize = 8;
@@ -202,15 +209,24 @@ pub fn render(html: &str) -> (String, Vec<Segment>) {
 
 /// [`render`], or why the page is not read: a tag with more than
 /// [`MAX_TAG_ATTRIBUTES`] attributes, or a page the parser must repair with more than
-/// [`MAX_TREE_ELEMENTS`] elements or [`MAX_TREE_ATTRIBUTES`] attributes.
+/// [`MAX_TREE_ELEMENTS`] elements, [`MAX_TREE_ATTRIBUTES`] attributes or nesting that
+/// would cost it more than [`MAX_TREE_NESTING`].
 pub fn try_render(html: &str) -> Result<(String, Vec<Segment>), OverBound> {
+    try_render_until(html, None)
+}
+
+/// [`try_render`], also refused once `deadline` has passed.
+pub fn try_render_until(
+    html: &str,
+    deadline: Option<Deadline>,
+) -> Result<(String, Vec<Segment>), OverBound> {
     bounds::check_quoted_runs(html)?;
     let captions = match stream::captions(html) {
         Ok(c) => c,
         Err(stream::NotRead::OverBound(e)) => return Err(e),
         Err(stream::NotRead::NeedsTree(shape)) => {
             bounds::check_tree(shape)?;
-            tree_captions(html)
+            tree_captions(&parse::parse(html, deadline)?)
         }
     };
     Ok(assemble(captions))
@@ -218,7 +234,7 @@ pub fn try_render(html: &str) -> Result<(String, Vec<Segment>), OverBound> {
 
 /// [`render`] through the tree builder whatever the page (benchmarks compare the two).
 pub fn render_by_tree(html: &str) -> (String, Vec<Segment>) {
-    assemble(tree_captions(html))
+    assemble(tree_captions(&Html::parse_document(html)))
 }
 
 /// The text captions make, blank lines between them, and their segments.
@@ -241,10 +257,9 @@ fn assemble(captions: Vec<String>) -> (String, Vec<Segment>) {
 
 /// The captions of a page in page order, read from the tree the parser builds: what
 /// [`stream::captions`] reads without a tree, from any page.
-fn tree_captions(html: &str) -> Vec<String> {
-    let doc = Html::parse_document(html);
+fn tree_captions(doc: &Html) -> Vec<String> {
     let mut captions: Vec<String> = Vec::new();
-    for e in elements(&doc) {
+    for e in elements(doc) {
         let name = e.value().name();
         let el = e.value();
         if name == "meta" {
@@ -567,7 +582,7 @@ mod tests {
     fn stream_reads_as_the_tree(page: &str) -> bool {
         match stream::captions(page) {
             Ok(got) => {
-                assert_eq!(got, tree_captions(page), "{page:?}");
+                assert_eq!(got, tree_captions(&Html::parse_document(page)), "{page:?}");
                 true
             }
             Err(_) => false,
@@ -612,7 +627,7 @@ mod tests {
                 stream_reads_as_the_tree(&page),
                 "page {j} went to the tree builder"
             );
-            assert!(!tree_captions(&page).is_empty());
+            assert!(!tree_captions(&Html::parse_document(&page)).is_empty());
         }
     }
 

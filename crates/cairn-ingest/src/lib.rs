@@ -31,9 +31,9 @@ use sha2::{Digest, Sha256};
 
 pub use decode::{Decoded, decode_as, decode_source, decode_text, sniff_binary};
 pub use detect::{Format, detect};
-pub use limits::{MAX_LINE_BYTES, MAX_SOURCE_BYTES};
+pub use limits::{Deadline, MAX_LINE_BYTES, MAX_SOURCE_BYTES, SOURCE_TIME};
 pub use names::{quoted, quoted_path};
-pub use render::{render, render_as_stored};
+pub use render::{render, render_as_stored, render_within};
 pub use walk::{Expanded, Input, expand_paths, expand_paths_with};
 
 /// Why a source could not be read.
@@ -106,6 +106,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Lowercase hex sha256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
+}
+
+/// Lowercase hex sha256 of a file's bytes, read as a stream: how an input over a size
+/// bound, never read whole, is remembered as rejected.
+pub fn file_sha256(path: &Path) -> std::io::Result<String> {
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
+    Ok(hex::encode(hasher.finalize()))
 }
 
 /// The URI cairn records for a local file: `file://` and the absolute path.

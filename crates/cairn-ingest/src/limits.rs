@@ -1,8 +1,11 @@
 //! What one source may hold in memory while it is read: its bytes, and a JSON Lines
 //! record's line, each bounded, and read so that an input over a bound is never held
-//! whole (a decompression bomb, a line of hundreds of megabytes).
+//! whole (a decompression bomb, a line of hundreds of megabytes); and the time one
+//! source may take to render ([`Deadline`]), so that a page whose shape costs a parser
+//! more than its bounds foresaw is rejected instead of stalling the ingest.
 
 use std::io::{BufRead, Read};
+use std::time::{Duration, Instant};
 
 use crate::{Error, Result};
 
@@ -13,6 +16,41 @@ pub const MAX_SOURCE_BYTES: u64 = 128 * 1024 * 1024;
 /// The longest line of a JSON Lines file taken as a record (one caption with its
 /// fields); a longer one is skipped with an error, without being held in memory.
 pub const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The time one source may take to render at ingest unless asked otherwise: far more
+/// than any page the readers' bounds admit takes.
+pub const SOURCE_TIME: Duration = Duration::from_secs(30);
+
+/// When the rendering of one source must end, and the time it was given (for the
+/// message that rejects it).
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    at: Instant,
+    given: Duration,
+}
+
+impl Deadline {
+    /// A deadline `given` from now.
+    pub fn after(given: Duration) -> Self {
+        Deadline {
+            at: Instant::now() + given,
+            given,
+        }
+    }
+
+    /// Whether the time is up.
+    pub fn passed(&self) -> bool {
+        Instant::now() >= self.at
+    }
+
+    /// What a source that passed it is told.
+    pub fn message(&self) -> String {
+        format!(
+            "reading it took longer than the {:?} given to one source; not read",
+            self.given
+        )
+    }
+}
 
 /// Bytes read at a time when the size is not known: an input over the limit is held as
 /// pieces, never copied into one buffer twice its size.

@@ -4,6 +4,7 @@
 
 use cairn_model::{Document, Embedded, Segment, SourceKind, Span};
 
+use crate::limits::Deadline;
 use crate::{
     Error, Format, RawSource, Result, decode_as, decode_source, detect, html, image, sniff_binary,
 };
@@ -23,14 +24,22 @@ fn one_segment(text: &str) -> Vec<Segment> {
 /// fields, warnings. The text is decoded from the encoding the source declares or, when
 /// it declares none and is not UTF-8, the one its bytes look like ([`decode_source`]).
 pub fn render(raw: RawSource) -> Result<Document> {
-    render_decoded(raw, None)
+    render_decoded(raw, None, None)
+}
+
+/// [`render`] at ingest: a source that takes longer than `given` to render is rejected
+/// (an [`Error::Bad`] saying so), so that one page of a shape that costs a parser more
+/// than its bounds foresaw cannot stall the ingest. Stored sources are rendered again
+/// without it ([`render_as_stored`]): what was stored is always read.
+pub fn render_within(raw: RawSource, given: std::time::Duration) -> Result<Document> {
+    render_decoded(raw, None, Some(Deadline::after(given)))
 }
 
 /// [`render`] of a stored source, decoded in the encoding recorded when it was stored
 /// (its source row's `encoding`), so that the text its spans count in is the one they
 /// were made in, whichever version of the reader stored it.
 pub fn render_as_stored(raw: RawSource, encoding: &str) -> Result<Document> {
-    render_decoded(raw, Some(encoding))
+    render_decoded(raw, Some(encoding), None)
 }
 
 /// The charset of a WARC record's HTTP `Content-Type`, from the source's origin.
@@ -49,7 +58,11 @@ fn transport_charset(origin: Option<&str>) -> Option<String> {
 /// from, the captions in it and any embedded fields.
 type Rendered = (String, &'static str, Option<Vec<Segment>>, Option<Embedded>);
 
-fn render_decoded(raw: RawSource, recorded: Option<&str>) -> Result<Document> {
+fn render_decoded(
+    raw: RawSource,
+    recorded: Option<&str>,
+    deadline: Option<Deadline>,
+) -> Result<Document> {
     let RawSource {
         uri,
         name,
@@ -72,6 +85,7 @@ fn render_decoded(raw: RawSource, recorded: Option<&str>) -> Result<Document> {
             &name,
             origin.as_deref(),
             recorded,
+            deadline,
             &mut warnings,
         )?,
         SourceKind::Jsonl => render_jsonl(&bytes, &name, origin.as_deref())?,
@@ -99,6 +113,7 @@ fn render_text(
     name: &str,
     origin: Option<&str>,
     recorded: Option<&str>,
+    deadline: Option<Deadline>,
     warnings: &mut Vec<String>,
 ) -> Result<Rendered> {
     let html = kind == SourceKind::Html
@@ -117,10 +132,11 @@ fn render_text(
     };
     warnings.extend(d.warnings);
     if html {
-        let (text, segments) = html::try_render(&d.text).map_err(|e| Error::Bad {
-            path: name.to_string(),
-            message: e.to_string(),
-        })?;
+        let (text, segments) =
+            html::try_render_until(&d.text, deadline).map_err(|e| Error::Bad {
+                path: name.to_string(),
+                message: e.to_string(),
+            })?;
         if segments.is_empty() {
             warnings.push("no captions found in the page's caption markup".into());
         }

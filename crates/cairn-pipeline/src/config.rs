@@ -28,6 +28,9 @@ pub struct Options {
     /// Read again the sources an earlier run rejected (else each is skipped, with a
     /// warning saying why it was rejected).
     pub retry_rejected: bool,
+    /// The time one source may take to render; one that takes longer is rejected
+    /// ([`cairn_ingest::render_within`]).
+    pub source_time: std::time::Duration,
 }
 
 impl Default for Options {
@@ -42,6 +45,7 @@ impl Default for Options {
             part_captions: PART_CAPTIONS,
             follow_links: false,
             retry_rejected: false,
+            source_time: cairn_ingest::SOURCE_TIME,
         }
     }
 }

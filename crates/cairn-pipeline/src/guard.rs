@@ -43,10 +43,15 @@ impl From<cairn_ingest::Error> for Failed {
 impl Failed {
     /// A source an earlier run rejected for `why`, skipped.
     pub(crate) fn before(raw: &RawSource, why: &str) -> Self {
+        Self::before_named(&cairn_ingest::quoted(&raw.name), why)
+    }
+
+    /// [`Failed::before`] of a source named `name` (quoted already).
+    pub(crate) fn before_named(name: &str, why: &str) -> Self {
         Failed {
             message: format!(
-                "{}: skipped, rejected by an earlier run ({}); --retry-rejected reads it again",
-                cairn_ingest::quoted(&raw.name),
+                "{name}: skipped, rejected by an earlier run ({}); --retry-rejected reads it \
+                 again",
                 cairn_ingest::quoted(why)
             ),
             id: None,
@@ -54,6 +59,29 @@ impl Failed {
             notice: None,
         }
     }
+}
+
+/// What reading `input` failed with. A file that is itself over a size bound (a
+/// decompression bomb, a file larger than a source may be) was never read whole, so it
+/// has no sha256 of its content: it is named by the sha256 of the file's own bytes,
+/// hashed as a stream, so that the archive remembers it as rejected and a re-run skips
+/// it before decompressing it again (the preparer's `rejected_file`).
+pub(crate) fn failed_reading(input: &Input, e: cairn_ingest::Error) -> Failed {
+    let whole = match (&e, input) {
+        (cairn_ingest::Error::TooLarge { path, .. }, Input::File(p))
+            if *path == cairn_ingest::quoted_path(p) =>
+        {
+            Some(p)
+        }
+        _ => None,
+    };
+    let mut failed = Failed::from(e);
+    if let Some(p) = whole
+        && let Ok(sha256) = cairn_ingest::file_sha256(p)
+    {
+        failed.id = Some((cairn_ingest::file_uri(p), sha256));
+    }
+    failed
 }
 
 /// What a panic said.

@@ -110,6 +110,7 @@ pub fn ingest(
         rejected_before,
         known,
         part_captions: opts.part_captions.max(1),
+        source_time: opts.source_time,
         tx,
     };
     let mut batcher = Batcher::new(preparer, opts.batch_sources.max(1), opts.batch_bytes.max(1));

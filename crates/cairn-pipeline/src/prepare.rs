@@ -72,10 +72,32 @@ pub(crate) struct Preparer {
     pub rejected_before: FxHashMap<(String, String), String>,
     pub known: Known,
     pub part_captions: usize,
+    /// The time one source may take to render.
+    pub source_time: std::time::Duration,
     pub tx: Sender<Prepared>,
 }
 
 impl Preparer {
+    /// An input an earlier run rejected as a whole (a file over a size bound, see
+    /// [`guard::failed_reading`]), found by its URI and the sha256 of the file's bytes
+    /// before it is read, let alone decompressed, again.
+    pub fn rejected_file(&self, input: &cairn_ingest::Input) -> Option<Failed> {
+        let cairn_ingest::Input::File(p) = input else {
+            return None;
+        };
+        if self.rejected_before.is_empty() {
+            return None;
+        }
+        let uri = cairn_ingest::file_uri(p);
+        // Rejections are few: hashing the file waits until one names its URI.
+        if !self.rejected_before.keys().any(|(u, _)| *u == uri) {
+            return None;
+        }
+        let sha256 = cairn_ingest::file_sha256(p).ok()?;
+        let why = self.rejected_before.get(&(uri, sha256))?;
+        Some(Failed::before_named(&cairn_ingest::quoted_path(p), why))
+    }
+
     /// Prepares a batch and sends it on; false when the writer has gone.
     pub fn batch(&mut self, batch: Vec<Result<RawSource, Failed>>) -> bool {
         let keyed = self.key(batch);
@@ -115,7 +137,8 @@ impl Preparer {
                 }
                 // Whatever happens to this source (an error, a panic) is its own.
                 guard::source(raw, |raw| {
-                    cairn_ingest::render(raw).map(|doc| Some(Keyed::new(doc)))
+                    cairn_ingest::render_within(raw, self.source_time)
+                        .map(|doc| Some(Keyed::new(doc)))
                 })
             })
             .collect()

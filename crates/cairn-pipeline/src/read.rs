@@ -37,8 +37,7 @@ impl Batcher {
 
     /// Adds a source, preparing the batch when it is full; false when the writer has
     /// gone.
-    fn push(&mut self, raw: Result<RawSource, cairn_ingest::Error>) -> bool {
-        let raw = raw.map_err(Failed::from);
+    fn push(&mut self, raw: Result<RawSource, Failed>) -> bool {
         if let Ok(r) = &raw {
             self.pending_bytes += r.bytes.len();
         }
@@ -130,7 +129,7 @@ fn read_small(inputs: &[Input], read_opts: &ReadOptions, batcher: &mut Batcher) 
         .collect();
     for (input, (raws, done)) in inputs.iter().zip(read) {
         for raw in raws {
-            if !batcher.push(raw) {
+            if !batcher.push(raw.map_err(Failed::from)) {
                 return false;
             }
         }
@@ -141,11 +140,15 @@ fn read_small(inputs: &[Input], read_opts: &ReadOptions, batcher: &mut Batcher) 
     true
 }
 
-/// Streams one input's sources into `batcher`.
+/// Streams one input's sources into `batcher`; an input an earlier run rejected as a
+/// whole is skipped unread.
 fn stream(input: &Input, read_opts: &ReadOptions, batcher: &mut Batcher) -> bool {
+    if let Some(skipped) = batcher.preparer.rejected_file(input) {
+        return batcher.push(Err(skipped));
+    }
     let mut go_on = true;
     guard::read_input(input, read_opts, false, &mut |raw| {
-        go_on = batcher.push(raw);
+        go_on = batcher.push(raw.map_err(|e| guard::failed_reading(input, e)));
         go_on
     });
     go_on

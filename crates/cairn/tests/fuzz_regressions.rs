@@ -64,3 +64,22 @@ fn reader_regressions_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn gazetteer_regressions_are_read_as_the_target_reads_them() {
+    let cases = inputs("gazetteer");
+    assert!(!cases.is_empty(), "the regression corpus is missing");
+    for (name, data) in cases {
+        let mut out = Vec::new();
+        let Ok(report) = cairn_gazetteer::import::convert_table(&data[..], &mut out) else {
+            continue;
+        };
+        assert!(
+            report.kept + report.duplicates + report.skipped <= report.rows,
+            "{name}"
+        );
+        let text = String::from_utf8(zstd::stream::decode_all(&out[..]).unwrap()).unwrap();
+        assert_eq!(text.lines().count() as u64, report.kept, "{name}");
+        assert!(text.lines().all(|l| l.split('\t').count() == 9), "{name}");
+    }
+}

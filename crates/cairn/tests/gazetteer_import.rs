@@ -63,32 +63,60 @@ fn dump(dir: &Path) -> PathBuf {
 /// A zip of deflated members, as zip tools write them (local headers, data, central
 /// directory, end record).
 fn zip(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let packed: Vec<Packed> = members
+        .iter()
+        .map(|(name, data)| pack(name, std::iter::once(data.as_slice())))
+        .collect();
+    zip_packed(&packed)
+}
+
+/// A member deflated: its name, compressed bytes, CRC and size.
+struct Packed {
+    name: String,
+    bytes: Vec<u8>,
+    crc: u32,
+    size: u32,
+}
+
+/// Deflates the pieces of a member one after the other, never holding them together.
+fn pack<'a>(name: &str, pieces: impl Iterator<Item = &'a [u8]>) -> Packed {
+    let mut crc = flate2::Crc::new();
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    for piece in pieces {
+        crc.update(piece);
+        enc.write_all(piece).unwrap();
+    }
+    let size = crc.amount();
+    Packed {
+        name: name.to_string(),
+        bytes: enc.finish().unwrap(),
+        crc: crc.sum(),
+        size,
+    }
+}
+
+fn zip_packed(members: &[Packed]) -> Vec<u8> {
     let (mut out, mut central) = (Vec::new(), Vec::new());
-    for (name, data) in members {
-        let mut crc = flate2::Crc::new();
-        crc.update(data);
-        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-        enc.write_all(data).unwrap();
-        let packed = enc.finish().unwrap();
+    for m in members {
         let offset = out.len() as u32;
         let mut fields = Vec::new();
         fields.extend_from_slice(&[20, 0, 0, 0, 8, 0, 0, 0, 0x21, 0]); // version, flags, deflate, time, date
-        fields.extend_from_slice(&crc.sum().to_le_bytes());
-        fields.extend_from_slice(&(packed.len() as u32).to_le_bytes());
-        fields.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        fields.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        fields.extend_from_slice(&m.crc.to_le_bytes());
+        fields.extend_from_slice(&(m.bytes.len() as u32).to_le_bytes());
+        fields.extend_from_slice(&m.size.to_le_bytes());
+        fields.extend_from_slice(&(m.name.len() as u16).to_le_bytes());
         fields.extend_from_slice(&0u16.to_le_bytes());
         out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
         out.extend_from_slice(&fields);
-        out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(&packed);
+        out.extend_from_slice(m.name.as_bytes());
+        out.extend_from_slice(&m.bytes);
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         central.extend_from_slice(&[20, 0]);
         central.extend_from_slice(&fields);
         central.extend_from_slice(&[0; 8]); // comment length, disk, attributes
         central.extend_from_slice(&[0; 4]);
         central.extend_from_slice(&offset.to_le_bytes());
-        central.extend_from_slice(name.as_bytes());
+        central.extend_from_slice(m.name.as_bytes());
     }
     let (at, len) = (out.len() as u32, central.len() as u32);
     out.extend_from_slice(&central);
@@ -190,4 +218,97 @@ fn a_file_that_is_not_a_geonames_dump_is_refused_and_changes_nothing() {
         err.contains("empty.zip") && err.contains("no table"),
         "{err}"
     );
+}
+
+/// Runs `cairn gazetteer ARGS` on `data`, asserting success; its stdout.
+fn gazetteer(data: &Path, args: &[&std::ffi::OsStr]) -> String {
+    let out = cairn(data).arg("gazetteer").args(args).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The places `cairn places NAME` gives, one a line; `None` when the gazetteer has none.
+fn places(data: &Path, name: &str) -> Option<String> {
+    let out = cairn(data).args(["places", name]).output().unwrap();
+    let said = String::from_utf8(out.stdout.clone()).unwrap();
+    if !out.status.success() {
+        assert!(
+            said.contains("is not in the gazetteer"),
+            "{said}{}",
+            stderr(&out)
+        );
+        return None;
+    }
+    Some(said)
+}
+
+/// How often the bomb repeats its row: 3.6 million rows, a third of a gigabyte of table
+/// in a zip of some hundreds of kilobytes. The hostile dump of the issue repeated it 28
+/// million times; the mechanism is the same (each repeat is a bit already set), and the
+/// larger count was measured by hand (see the commit).
+const REPEATS: usize = 3_600_000;
+
+/// What an import of the bomb may take at its peak: the bundled gazetteer, loaded twice
+/// (to know its places, and to load the new file before it is swapped in).
+const IMPORT_BUDGET: u64 = 1 << 30;
+
+#[test]
+fn a_dump_of_one_row_repeated_is_one_place_and_reset_drops_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("archive");
+    let row = geoname(99_100_003, "Kafr Takrar", "", 35.5, 40.5, "P") + "\n";
+    let bomb = tmp.path().join("allCountries.zip");
+    let pieces = std::iter::repeat_n(row.as_bytes(), REPEATS);
+    std::fs::write(&bomb, zip_packed(&[pack("allCountries.txt", pieces)])).unwrap();
+    assert_eq!(places(&data, "Kafr Takrar"), None);
+
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("cairn"));
+    cmd.arg("--data")
+        .arg(&data)
+        .args(["gazetteer", "import"])
+        .arg(&bomb);
+    let (out, peak) = common::run_measuring(&mut cmd);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("1 places imported"), "{said}");
+    assert!(
+        said.contains(&format!("{} repeated rows", REPEATS - 1)),
+        "{said}"
+    );
+    assert!(peak < IMPORT_BUDGET, "peak {peak} bytes");
+    // The archive's file holds the one place: loading it costs what the bundle costs.
+    let file = data.join("gazetteer.tsv.zst");
+    assert!(std::fs::metadata(&file).unwrap().len() < 4096);
+    let after = places(&data, "Kafr Takrar").unwrap();
+    assert_eq!(after.lines().count(), 1, "{after}");
+
+    let said = gazetteer(&data, &["reset".as_ref()]);
+    assert!(said.contains("removed"), "{said}");
+    assert!(!file.exists());
+    assert_eq!(places(&data, "Kafr Takrar"), None);
+    let said = gazetteer(&data, &["reset".as_ref()]);
+    assert!(said.contains("no imported places"), "{said}");
+}
+
+#[test]
+fn bad_rows_are_skipped_named_and_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("archive");
+    let rows = [
+        geoname(99_100_004, "Kafr Awwal", "", 35.1, 40.1, "P"),
+        "99100005\tKafr Naqis\tKafr Naqis".to_string(),
+        geoname(99_100_006, "Kafr Thalith", "", 35.3, 40.3, "P"),
+        geoname(99_100_007, "Kafr Baid", "", 35.3, 400.0, "P"),
+        geoname(99_100_008, "Kafr Khamis", "", 35.4, 40.4, "P"),
+    ];
+    let path = tmp.path().join("XX.zip");
+    let table = rows.join("\n").into_bytes();
+    std::fs::write(&path, zip(&[("XX.txt", table)])).unwrap();
+    let said = gazetteer(&data, &["import".as_ref(), path.as_os_str()]);
+    assert!(said.starts_with("3 places imported"), "{said}");
+    assert!(said.contains("2 rows of"), "{said}");
+    assert!(said.contains("line 2: 3 tab-separated fields"), "{said}");
+    assert!(said.contains("line 4: longitude"), "{said}");
+    assert!(places(&data, "Kafr Khamis").is_some());
+    assert_eq!(places(&data, "Kafr Baid"), None);
 }

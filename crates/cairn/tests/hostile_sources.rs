@@ -182,3 +182,148 @@ fn fifos_links_and_odd_names_are_reported_safely() {
     assert!(!stderr(&out).contains("link.txt"), "{}", stderr(&out));
     assert_eq!(stats(&data)["sources"], 3, "{}", stderr(&out));
 }
+
+/// A page of `n` nested elements, each opened with a few words, closed at the end (the
+/// shape whose tree once cost the HTML parser time growing with the square of `n`).
+fn nested_page(n: usize) -> String {
+    let mut s = String::from("<html><body><figcaption>");
+    for i in 0..n {
+        s.push_str(if i % 2 == 0 {
+            "<div class=wide>some words "
+        } else {
+            "<span>more words here "
+        });
+    }
+    s.push_str("Smoke rises over the port after the strike.</figcaption></body></html>");
+    s
+}
+
+/// A folder of twenty good pages and `extra`, ingested; the run's output and how long it
+/// took.
+fn ingest_folder_with(
+    d: &Path,
+    extra: (&str, &[u8]),
+    args: &[&str],
+) -> (std::process::Output, Duration) {
+    let dir = d.join("pages");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..20 {
+        std::fs::write(dir.join(format!("p{i:02}.html")), page(i)).unwrap();
+    }
+    std::fs::write(dir.join(extra.0), extra.1).unwrap();
+    let t = Instant::now();
+    let out = cairn(&d.join("archive"))
+        .arg("ingest")
+        .args(args)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    (out, t.elapsed())
+}
+
+#[test]
+fn a_four_megabyte_nested_page_is_refused_at_once_and_the_folder_ingests() {
+    let d = tempfile::tempdir().unwrap();
+    // Under the bound of elements a page may have, so that only its nesting refuses it.
+    let deep = nested_page(190_000);
+    assert!(deep.len() > 4_000_000);
+    let (out, took) = ingest_folder_with(d.path(), ("deep.html", deep.as_bytes()), &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("deep.html") && l.contains("nested")),
+        "{err}"
+    );
+    // Far inside the time a source is given, which the parser alone would have passed
+    // many times over.
+    assert!(took < Duration::from_secs(25), "{took:?}");
+    let data = d.path().join("archive");
+    assert_eq!(stats(&data)["sources"], 20);
+    let again = cairn(&data)
+        .arg("ingest")
+        .arg(d.path().join("pages"))
+        .output()
+        .unwrap();
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("deep.html") && err.contains("rejected by an earlier run"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_page_over_its_time_is_rejected_remembered_and_the_folder_ingests() {
+    let d = tempfile::tempdir().unwrap();
+    // Under the bounds of nesting, but far more than a twentieth of a second of the
+    // parser's work.
+    let deep = nested_page(9_000);
+    let args = ["--source-seconds", "0.05"];
+    let (out, _) = ingest_folder_with(d.path(), ("slow.html", deep.as_bytes()), &args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("slow.html") && l.contains("took longer than the 50ms")),
+        "{err}"
+    );
+    let data = d.path().join("archive");
+    assert_eq!(stats(&data)["sources"], 20);
+    let again = cairn(&data)
+        .arg("ingest")
+        .args(args)
+        .arg(d.path().join("pages"))
+        .output();
+    let err = stderr(&again.unwrap());
+    assert!(
+        err.contains("slow.html") && err.contains("rejected by an earlier run"),
+        "{err}"
+    );
+    // Given its time, the page is read.
+    let (out, _) = ingest_folder_with(
+        d.path(),
+        ("slow.html", deep.as_bytes()),
+        &["--retry-rejected"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stats(&data)["sources"], 21);
+}
+
+/// A zstd frame of `size` bytes of page text, a few kilobytes on disk.
+fn bomb(size: usize) -> Vec<u8> {
+    let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    let block = "<p>Smoke rises over the port of Odesa, Ukraine.</p>\n".repeat(16_384);
+    let mut written = 0;
+    while written < size {
+        std::io::Write::write_all(&mut z, block.as_bytes()).unwrap();
+        written += block.len();
+    }
+    z.finish().unwrap()
+}
+
+#[test]
+fn a_bomb_is_remembered_and_not_decompressed_again() {
+    let d = tempfile::tempdir().unwrap();
+    let over = cairn_ingest::MAX_SOURCE_BYTES as usize + (1 << 20);
+    let (out, _) = ingest_folder_with(d.path(), ("bomb.html.zst", &bomb(over)), &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("bomb.html.zst") && err.contains("over the limit"),
+        "{err}"
+    );
+    let data = d.path().join("archive");
+    let again = cairn(&data)
+        .arg("ingest")
+        .arg(d.path().join("pages"))
+        .output()
+        .unwrap();
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("bomb.html.zst") && err.contains("rejected by an earlier run"),
+        "{err}"
+    );
+    assert_eq!(stats(&data)["sources"], 20);
+}

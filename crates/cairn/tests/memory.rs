@@ -5,45 +5,13 @@
 
 mod common;
 
+use common::run_measuring;
+
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 /// The budget the README states for a run's peak resident memory.
 const BUDGET_BYTES: u64 = 1 << 30;
-
-/// The peak resident memory of a child process, from the kernel's high-water mark
-/// (`VmHWM`), read until it exits (the mark only grows, so the last reading is the
-/// peak but for the run's last moments).
-fn run_measuring(cmd: &mut std::process::Command) -> (std::process::Output, u64) {
-    let child = cmd
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let watcher = {
-        let (peak, stop) = (peak.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
-                    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-                    line.split_whitespace().nth(1)?.parse::<u64>().ok()
-                });
-                if let Some(kib) = hwm {
-                    peak.fetch_max(kib * 1024, std::sync::atomic::Ordering::Relaxed);
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        })
-    };
-    let out = child.wait_with_output().unwrap();
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    watcher.join().unwrap();
-    (out, peak.load(std::sync::atomic::Ordering::Relaxed))
-}
 
 /// A zstd frame of `size` bytes of caption text (a few kilobytes on disk).
 fn bomb(path: &Path, size: usize) {

@@ -11,6 +11,10 @@
 //! The tree builder (html5ever through scraper) holds the whole page as nodes and
 //! compares each new attribute of a tag with every earlier one, so it is given only
 //! pages under [`MAX_TREE_ELEMENTS`] start tags and [`MAX_TREE_ATTRIBUTES`] attributes.
+//! It also looks down its stack of open elements for most start tags, so a page's cost
+//! to it grows with the square of its nesting: it is given only pages whose nesting, as
+//! the tokens show it (`depth`), costs it less than [`MAX_TREE_NESTING`]. Whatever these
+//! bounds miss, the time given to one source (`limits`) stops.
 
 /// A tag with more attributes than this makes the page refused (no gallery page comes
 /// near it; each attribute nests the tokenizer's calls, see the module's notes).
@@ -24,6 +28,13 @@ pub const MAX_TREE_ELEMENTS: usize = 200_000;
 /// A page that needs the tree builder is refused when it has more attributes than this.
 pub const MAX_TREE_ATTRIBUTES: usize = 1_000_000;
 
+/// A page that needs the tree builder is refused when its start tags, each counted
+/// with the number of elements open around it, sum to more than this: what a page of
+/// some fifteen thousand nested elements sums to, a few seconds of the tree builder's
+/// work, so that a page of ten thousand (which hostile pages have held, with captions
+/// after them) is still read.
+pub const MAX_TREE_NESTING: u64 = 125_000_000;
+
 /// What a page is made of, as the tokenizer counted it.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Shape {
@@ -31,6 +42,10 @@ pub(crate) struct Shape {
     pub elements: usize,
     /// Attributes of every tag.
     pub attributes: usize,
+    /// The most elements open at once.
+    pub deepest: usize,
+    /// The start tags, each counted with the elements open around it.
+    pub nesting: u64,
 }
 
 /// Why a page is not read: it passes one of the bounds above.
@@ -76,6 +91,13 @@ pub(crate) fn check_tree(shape: Shape) -> Result<(), OverBound> {
             "{} attributes in a page the HTML parser must repair; over the bound of \
              {MAX_TREE_ATTRIBUTES} for such pages, page not read",
             shape.attributes
+        )));
+    }
+    if shape.nesting > MAX_TREE_NESTING {
+        return Err(OverBound(format!(
+            "elements nested {} deep in a page the HTML parser must repair; over the \
+             bound of nesting for such pages, page not read",
+            shape.deepest
         )));
     }
     Ok(())

@@ -19,6 +19,8 @@ use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Span, Tokenizer};
 
 use super::bounds::{MAX_TAG_ATTRIBUTES, OverBound, Shape};
+use super::depth::Depth;
+use super::names::{closes_p, is_heading, is_special, is_void, not_followed};
 use super::{
     MAX_DEPTH, clean, image_caption, json_ld_script_captions, meta_caption, names_caption,
 };
@@ -86,141 +88,6 @@ impl Attrs {
     fn get(&self, i: usize) -> Option<&str> {
         self.values[i].as_deref()
     }
-}
-
-/// Elements the reader does not follow: tables and their parts (foster parenting),
-/// forms' lists, foreign markup, templates, markers of the formatting list, elements whose
-/// first newline the parser drops, and names the parser turns into others.
-fn not_followed(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"table"
-            | b"caption"
-            | b"colgroup"
-            | b"col"
-            | b"tbody"
-            | b"thead"
-            | b"tfoot"
-            | b"tr"
-            | b"td"
-            | b"th"
-            | b"select"
-            | b"option"
-            | b"optgroup"
-            | b"datalist"
-            | b"frameset"
-            | b"frame"
-            | b"template"
-            | b"svg"
-            | b"math"
-            | b"applet"
-            | b"object"
-            | b"marquee"
-            | b"pre"
-            | b"listing"
-            | b"textarea"
-            | b"plaintext"
-            | b"noframes"
-            | b"image"
-            | b"isindex"
-            | b"rb"
-            | b"rp"
-            | b"rt"
-            | b"rtc"
-            | b"search"
-            | b"hgroup"
-            | b"dialog"
-            | b"selectedcontent"
-    )
-}
-
-/// Elements with no end tag.
-fn is_void(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"area"
-            | b"base"
-            | b"basefont"
-            | b"bgsound"
-            | b"br"
-            | b"embed"
-            | b"hr"
-            | b"img"
-            | b"input"
-            | b"keygen"
-            | b"link"
-            | b"meta"
-            | b"param"
-            | b"source"
-            | b"track"
-            | b"wbr"
-    )
-}
-
-/// Start tags that close an open `p` (the parser ends it before them).
-fn closes_p(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"address"
-            | b"article"
-            | b"aside"
-            | b"blockquote"
-            | b"center"
-            | b"details"
-            | b"dir"
-            | b"div"
-            | b"dl"
-            | b"fieldset"
-            | b"figcaption"
-            | b"figure"
-            | b"footer"
-            | b"header"
-            | b"main"
-            | b"menu"
-            | b"nav"
-            | b"ol"
-            | b"p"
-            | b"section"
-            | b"summary"
-            | b"ul"
-            | b"h1"
-            | b"h2"
-            | b"h3"
-            | b"h4"
-            | b"h5"
-            | b"h6"
-            | b"form"
-            | b"li"
-            | b"dd"
-            | b"dt"
-            | b"hr"
-            | b"xmp"
-    )
-}
-
-/// The standard's "special" elements (HTML ones), which bound the search for an open
-/// `li`, `dd` or `dt` that a new one closes.
-fn is_special(name: &[u8]) -> bool {
-    not_followed(name)
-        || is_void(name)
-        || closes_p(name)
-        || matches!(
-            name,
-            b"body"
-                | b"button"
-                | b"head"
-                | b"html"
-                | b"iframe"
-                | b"noembed"
-                | b"noscript"
-                | b"script"
-                | b"style"
-                | b"title"
-        )
-}
-
-fn is_heading(name: &[u8]) -> bool {
-    matches!(name, b"h1" | b"h2" | b"h3" | b"h4" | b"h5" | b"h6")
 }
 
 /// Why reading stopped: the page needs the tree builder.
@@ -446,8 +313,8 @@ pub(super) enum NotRead {
 }
 
 /// The captions of `html` in page order, or why the page needs the tree builder. A page
-/// the reader cannot follow is still tokenized to its end, counting its elements and
-/// attributes, so that the tree builder is given only pages it can hold.
+/// the reader cannot follow is still tokenized to its end, counting its elements,
+/// attributes and nesting, so that the tree builder is given only pages it can hold.
 pub(super) fn captions(html: &str) -> Result<Vec<String>, NotRead> {
     let mut r = Reader::default();
     // The tree builder drops some NULs the tokenizer hands over.
@@ -455,13 +322,16 @@ pub(super) fn captions(html: &str) -> Result<Vec<String>, NotRead> {
     let mut shape = Shape::default();
     let mut tag_attributes = 0usize;
     let mut over = false;
+    let mut depth = Depth::default();
     {
         let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
             match &event {
-                CallbackEvent::OpenStartTag { .. } => {
+                CallbackEvent::OpenStartTag { name } => {
                     shape.elements += 1;
                     tag_attributes = 0;
+                    depth.start(name);
                 }
+                CallbackEvent::EndTag { name } => depth.end(name),
                 CallbackEvent::AttributeName { .. } => {
                     shape.attributes += 1;
                     tag_attributes += 1;
@@ -492,6 +362,7 @@ pub(super) fn captions(html: &str) -> Result<Vec<String>, NotRead> {
         ))));
     }
     if failed {
+        (shape.deepest, shape.nesting) = (depth.deepest, depth.work);
         return Err(NotRead::NeedsTree(shape));
     }
     let mut out = Vec::with_capacity(r.pieces.len());

@@ -56,6 +56,10 @@ pub struct IngestArgs {
     /// with a warning).
     #[arg(long)]
     retry_rejected: bool,
+    /// Seconds one source may take to render; a source that takes longer is rejected
+    /// (and remembered as rejected), and the others are read.
+    #[arg(long, default_value_t = cairn_ingest::SOURCE_TIME.as_secs_f64())]
+    source_seconds: f64,
     #[command(flatten)]
     wait: WaitArgs,
 }
@@ -65,6 +69,9 @@ pub fn run(data: &Path, args: IngestArgs) -> Result<ExitCode> {
     if !(0.0..=1.0).contains(&args.threshold) {
         bail!("--threshold must lie between 0 and 1");
     }
+    let Ok(source_time) = std::time::Duration::try_from_secs_f64(args.source_seconds) else {
+        bail!("--source-seconds must be a number of seconds, 0 or more");
+    };
     let opts = Options {
         batch_sources: args.batch_sources.max(1),
         bulk_min_bytes: args.bulk_min_mib.saturating_mul(1 << 20),
@@ -78,6 +85,7 @@ pub fn run(data: &Path, args: IngestArgs) -> Result<ExitCode> {
         },
         follow_links: args.follow,
         retry_rejected: args.retry_rejected,
+        source_time,
         ..Options::default()
     };
     ingest(data, &args.paths, args.json, &opts, &args.wait)

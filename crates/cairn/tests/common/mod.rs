@@ -67,3 +67,36 @@ pub fn seeded_archive(shared: &Path) -> tempfile::TempDir {
         .success();
     d
 }
+
+/// The peak resident memory of a child process, from the kernel's high-water mark
+/// (`VmHWM`), read until it exits (the mark only grows, so the last reading is the
+/// peak but for the run's last moments).
+pub fn run_measuring(cmd: &mut std::process::Command) -> (std::process::Output, u64) {
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (peak, stop) = (peak.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+                    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+                    line.split_whitespace().nth(1)?.parse::<u64>().ok()
+                });
+                if let Some(kib) = hwm {
+                    peak.fetch_max(kib * 1024, std::sync::atomic::Ordering::Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    watcher.join().unwrap();
+    (out, peak.load(std::sync::atomic::Ordering::Relaxed))
+}
