@@ -20,6 +20,7 @@ pub mod image;
 mod limits;
 mod names;
 mod render;
+mod utf8_scan;
 mod walk;
 pub mod warc;
 
