@@ -64,3 +64,15 @@ fn reader_regressions_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn decode_regressions_decode_again_to_the_same_text() {
+    for (name, data) in inputs("decode").into_iter().chain(inputs("render")) {
+        let d = cairn_ingest::decode_text(&data);
+        assert_eq!(
+            cairn_ingest::decode_as(&data, d.encoding).text,
+            d.text,
+            "{name}"
+        );
+    }
+}
