@@ -15,6 +15,10 @@ use cairn_gazetteer::Gazetteer;
 use cairn_model::{Credit, Place, PlaceKind, Precision, Record};
 use cairn_store::ExportedCaption;
 
+mod formula;
+
+use formula::text_cell;
+
 /// What can go wrong while exporting.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -371,32 +375,32 @@ fn csv_row(c: &ExportedCaption) -> Vec<String> {
     let date = r.and_then(|r| r.date.as_ref());
     let num = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
     let list = |f: fn(&Record) -> &Vec<String>| r.map(|r| join(f(r))).unwrap_or_default();
+    let t = |v: Option<String>| text_cell(v.unwrap_or_default());
     vec![
         c.id.to_string(),
-        c.text.clone(),
-        date.map(|d| d.value.clone()).unwrap_or_default(),
-        date.map(|d| d.precision.as_str().to_string())
-            .unwrap_or_default(),
-        loc.map(|l| l.name.clone()).unwrap_or_default(),
-        loc.map(|l| l.kind.as_str().to_string()).unwrap_or_default(),
-        loc.and_then(|l| l.admin1.clone()).unwrap_or_default(),
-        loc.and_then(|l| l.country.clone()).unwrap_or_default(),
+        text_cell(c.text.clone()),
+        t(date.map(|d| d.value.clone())),
+        t(date.map(|d| d.precision.as_str().to_string())),
+        t(loc.map(|l| l.name.clone())),
+        t(loc.map(|l| l.kind.as_str().to_string())),
+        t(loc.and_then(|l| l.admin1.clone())),
+        t(loc.and_then(|l| l.country.clone())),
         loc.map(|l| l.lat.to_string()).unwrap_or_default(),
         loc.map(|l| l.lon.to_string()).unwrap_or_default(),
-        loc.and_then(|l| l.gazetteer_id.clone()).unwrap_or_default(),
-        credit.map(|c| join(&c.photographers)).unwrap_or_default(),
-        credit.and_then(|c| c.agency.clone()).unwrap_or_default(),
-        credit
-            .and_then(|c| c.distributor.clone())
-            .unwrap_or_default(),
+        t(loc.and_then(|l| l.gazetteer_id.clone())),
+        t(credit.map(|c| join(&c.photographers))),
+        t(credit.and_then(|c| c.agency.clone())),
+        t(credit.and_then(|c| c.distributor.clone())),
         num(r.and_then(|r| r.casualties.killed.as_ref()).map(|k| k.low)),
         num(r.and_then(|r| r.casualties.injured.as_ref()).map(|k| k.low)),
-        list(|r| &r.event_types),
-        list(|r| &r.persons),
-        list(|r| &r.organizations),
-        list(|r| &r.sources),
+        text_cell(list(|r| &r.event_types)),
+        text_cell(list(|r| &r.persons)),
+        text_cell(list(|r| &r.organizations)),
+        text_cell(list(|r| &r.sources)),
         c.occurrences.to_string(),
-        join(&c.sources.iter().map(|s| s.uri.clone()).collect::<Vec<_>>()),
+        text_cell(join(
+            &c.sources.iter().map(|s| s.uri.clone()).collect::<Vec<_>>(),
+        )),
     ]
 }
 
@@ -426,25 +430,25 @@ fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Vec<String> {
         .and_then(|r| r.casualties.killed.as_ref())
         .map(|k| k.low)
         .unwrap_or(0);
+    let t = |v: Option<String>| text_cell(v.unwrap_or_default());
     vec![
-        date.map(|d| first_day(&d.value, d.precision))
-            .unwrap_or_default(),
+        t(date.map(|d| first_day(&d.value, d.precision))),
         date.map(|d| acled_time_precision(d.precision).to_string())
             .unwrap_or_default(),
-        event_type.to_string(),
-        sub_event,
+        text_cell(event_type.to_string()),
+        text_cell(sub_event),
         String::new(),
-        loc.map(|l| l.name.clone()).unwrap_or_default(),
-        loc.and_then(|l| l.admin1.clone()).unwrap_or_default(),
-        loc.and_then(|l| l.country.as_deref())
-            .map(|cc| country_name(g, cc))
-            .unwrap_or_default(),
+        t(loc.map(|l| l.name.clone())),
+        t(loc.and_then(|l| l.admin1.clone())),
+        t(loc
+            .and_then(|l| l.country.as_deref())
+            .map(|cc| country_name(g, cc))),
         loc.map(|l| format!("{:.4}", l.lat)).unwrap_or_default(),
         loc.map(|l| format!("{:.4}", l.lon)).unwrap_or_default(),
         loc.map(|l| acled_geo_precision(l.kind).to_string())
             .unwrap_or_default(),
-        join(&source),
-        c.text.clone(),
+        text_cell(join(&source)),
+        text_cell(c.text.clone()),
         fatalities.to_string(),
     ]
 }
@@ -678,6 +682,52 @@ mod tests {
             assert!(acled_event_type(sub).is_some(), "{sub}");
         }
         assert_eq!(acled_event_type("Knitting"), None);
+    }
+
+    /// Both CSV formats of one caption that begins like a formula and lies south and
+    /// west of zero, read back by the csv crate.
+    fn csv_exports_of(text: &str) -> Vec<csv::StringRecord> {
+        let g = Gazetteer::bundled();
+        let c = ExportedCaption {
+            id: 7,
+            text: text.to_string(),
+            record: Some(cairn_extract::Extractor::bundled().extract(text)),
+            variants: 1,
+            occurrences: 1,
+            sources: vec![cairn_store::SourceRef {
+                id: 1,
+                uri: "=cmd|' /C calc'!A0".into(),
+                sha256: String::new(),
+            }],
+        };
+        [Format::Csv, Format::AcledCsv]
+            .into_iter()
+            .map(|f| {
+                let mut out = Vec::new();
+                let mut e = Exporter::new(f, &mut out, &g, "test").unwrap();
+                e.write(&c).unwrap();
+                e.finish().unwrap();
+                let mut rd = csv::Reader::from_reader(out.as_slice());
+                rd.records().next().unwrap().unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn formula_cells_are_text_and_numbers_stay_numbers() {
+        let text = "=HYPERLINK(\"http://a.example\",\"x\") Vendors sell fruit at a market \
+                    in Lima, Peru, on June 2, 2022. (Photo by Rosa Quispe/AFP)";
+        let rows = csv_exports_of(text);
+        let (plain, acled) = (&rows[0], &rows[1]);
+        let col = |cols: &[&str], name: &str| cols.iter().position(|c| *c == name).unwrap();
+        assert_eq!(&plain[col(&CSV_COLUMNS, "text")], format!("'{text}"));
+        assert!(plain[col(&CSV_COLUMNS, "sources")].starts_with("'="));
+        assert_eq!(&acled[col(&ACLED_COLUMNS, "notes")], format!("'{text}"));
+        // Coordinates the exporter writes are numbers, negative ones included.
+        let lat: f64 = plain[col(&CSV_COLUMNS, "latitude")].parse().unwrap();
+        let lon: f64 = acled[col(&ACLED_COLUMNS, "longitude")].parse().unwrap();
+        assert!(lat < 0.0 && lon < 0.0, "{plain:?} {acled:?}");
+        assert_eq!(&plain[col(&CSV_COLUMNS, "id")], "7");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
+use crate::utf8_scan::Utf8Scan;
+
 /// Decoded text with the encoding used and what went wrong on the way.
 #[derive(Debug)]
 pub struct Decoded {
@@ -37,9 +39,10 @@ pub fn decode_text(bytes: &[u8]) -> Decoded {
 /// Decodes a source's bytes in the encoding they are in, found as browsers find it: a
 /// byte-order mark; else the charset its transport declared (`declared`: a WARC
 /// record's HTTP `Content-Type`); else, for a page (`html`), the charset a `<meta>` of
-/// its first 1024 bytes declares; else UTF-8 when the bytes are UTF-8; else the legacy
+/// its first 1024 bytes declares; else UTF-8 when the bytes are UTF-8, or UTF-8 with a
+/// few invalid sequences among more valid multi-byte characters; else the legacy
 /// encoding they look like (detected, with a warning saying so). Invalid sequences
-/// become U+FFFD with a warning saying where the first one is.
+/// become U+FFFD with a warning naming their offsets.
 pub fn decode_source(bytes: &[u8], declared: Option<&str>, html: bool) -> Decoded {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         return decode_with(enc, &bytes[bom_len..], bom_len, Vec::new());
@@ -56,15 +59,28 @@ pub fn decode_source(bytes: &[u8], declared: Option<&str>, html: bool) -> Decode
         };
         return decode_with(enc, bytes, 0, Vec::new());
     }
-    let Err(e) = std::str::from_utf8(bytes) else {
+    if std::str::from_utf8(bytes).is_ok() {
         return decode_with(UTF_8, bytes, 0, Vec::new());
-    };
+    }
+    let scan = Utf8Scan::of(bytes);
+    if scan.says_utf8() {
+        // A few stray bytes in a page that is otherwise UTF-8 are damage, not a sign of
+        // another encoding: reading the page in one would garble every other letter.
+        let warning = format!(
+            "invalid UTF-8 at {} and no encoding declared; decoded as UTF-8 with \
+             replacement characters (U+FFFD), as its {} valid multi-byte sequences outweigh \
+             the invalid ones",
+            scan.offsets(),
+            scan.multi_byte
+        );
+        return decode_with(UTF_8, bytes, 0, vec![warning]);
+    }
     let mut detector = chardetng::EncodingDetector::new();
     detector.feed(bytes, true);
     let enc = detector.guess(None, false);
     let warning = format!(
-        "invalid UTF-8 at byte {} and no encoding declared; decoded as {} (detected)",
-        e.valid_up_to(),
+        "invalid UTF-8 at {} and no encoding declared; decoded as {} (detected)",
+        scan.offsets(),
         name_of(enc)
     );
     decode_with(enc, bytes, 0, vec![warning])
@@ -93,11 +109,14 @@ fn decode_with(
     let text = if enc == UTF_8 {
         match std::str::from_utf8(body) {
             Ok(s) => s.to_owned(),
-            Err(e) => {
-                warnings.push(format!(
-                    "invalid UTF-8 at byte {}; decoded with replacement characters (U+FFFD)",
-                    e.valid_up_to() + skipped
-                ));
+            Err(_) => {
+                // A warning already made names the offsets; the same bytes need no second.
+                if warnings.is_empty() {
+                    warnings.push(format!(
+                        "invalid UTF-8 at {}; decoded with replacement characters (U+FFFD)",
+                        Utf8Scan::of(body).offsets_from(skipped)
+                    ));
+                }
                 String::from_utf8_lossy(body).into_owned()
             }
         }
@@ -235,6 +254,65 @@ mod tests {
         // Recorded encodings decode the same bytes the same way again.
         assert_eq!(decode_as(&latin, "windows-1252").text, text);
         assert!(decode_as(&latin, "utf-8").text.contains('\u{FFFD}'));
+    }
+
+    /// A page of our own in French and Arabic, in UTF-8, with one byte of another
+    /// encoding (a windows-1252 apostrophe) in its middle.
+    fn utf8_with_a_stray_byte(html: bool) -> Vec<u8> {
+        let (head, tail) = if html {
+            ("<html><body><figcaption>", "</figcaption></body></html>")
+        } else {
+            ("", "\n")
+        };
+        let mut b = Vec::new();
+        b.extend_from_slice(head.as_bytes());
+        b.extend_from_slice("L\u{e9}cole du quartier a rouvert \u{e0} Tripoli".as_bytes());
+        b.push(0x92);
+        b.extend_from_slice(" \u{627}\u{644}\u{645}\u{62f}\u{631}\u{633}\u{629}.".as_bytes());
+        b.extend_from_slice(tail.as_bytes());
+        b
+    }
+
+    #[test]
+    fn utf8_with_a_stray_byte_stays_utf8() {
+        for html in [false, true] {
+            let bytes = utf8_with_a_stray_byte(html);
+            let at = bytes.iter().position(|&b| b == 0x92).unwrap();
+            let d = decode_source(&bytes, None, html);
+            assert_eq!(d.encoding, "utf-8", "html: {html}");
+            assert!(d.text.contains("L\u{e9}cole"), "{}", d.text);
+            assert!(
+                d.text.contains("Tripoli\u{FFFD} \u{627}\u{644}\u{645}"),
+                "{}",
+                d.text
+            );
+            assert_eq!(d.warnings.len(), 1, "{:?}", d.warnings);
+            assert!(
+                d.warnings[0].contains(&format!("at byte {at} ")),
+                "{:?}",
+                d.warnings
+            );
+            // Stored and read again by its recorded encoding, it gives the same text.
+            assert_eq!(decode_as(&bytes, d.encoding).text, d.text);
+        }
+    }
+
+    #[test]
+    fn many_invalid_sequences_are_read_as_a_legacy_encoding() {
+        // One accidental valid sequence does not make a windows-1252 text UTF-8.
+        let text = "Des \u{e9}l\u{e8}ves \u{e9}vacu\u{e9}s pr\u{e8}s de l\u{e9}glise, \
+                    d\u{e9}j\u{e0} fran\u{e7}ais, \u{c3}\u{a9}";
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(text);
+        assert!(Utf8Scan::of(&latin).multi_byte == 1);
+        let d = decode_text(&latin);
+        assert_eq!((d.encoding, d.text.as_str()), ("windows-1252", text));
+    }
+
+    #[test]
+    fn a_declared_utf8_page_names_every_invalid_offset() {
+        let d = decode_source(b"<meta charset=utf-8>a\xffb\xfe", None, true);
+        assert_eq!(d.encoding, "utf-8");
+        assert!(d.warnings[0].contains("bytes 21, 23"), "{:?}", d.warnings);
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod image;
 mod limits;
 mod names;
 mod render;
+mod utf8_scan;
 mod walk;
 pub mod warc;
 
@@ -32,7 +33,7 @@ use sha2::{Digest, Sha256};
 pub use decode::{Decoded, decode_as, decode_source, decode_text, sniff_binary};
 pub use detect::{Format, detect};
 pub use limits::{Deadline, MAX_LINE_BYTES, MAX_SOURCE_BYTES, SOURCE_TIME};
-pub use names::{quoted, quoted_path};
+pub use names::{escaped, quoted, quoted_path};
 pub use render::{render, render_as_stored, render_within};
 pub use walk::{Expanded, Input, expand_paths, expand_paths_with};
 

@@ -23,6 +23,26 @@ pub fn quoted(s: &str) -> Cow<'_, str> {
     }
 }
 
+/// `s` with every character a terminal acts on written as its escape (`\n`, `\u{1b}`)
+/// and the rest unchanged: text from the archive (captions, source URIs) printed for a
+/// reader, where an escape sequence could clear the screen or forge a line.
+pub fn escaped(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(acts_on_terminal) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if acts_on_terminal(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A path as a message shows it: [`quoted`], and when it is not UTF-8, quoted with its
 /// bytes that are not printable ASCII escaped (`"bad\xffname.txt"`).
 pub fn quoted_path(p: &Path) -> String {
@@ -82,6 +102,18 @@ mod tests {
         assert_eq!(q, "\"x\\nerror: forged\\u{1b}[2K.txt\"");
         let p = Path::new(std::ffi::OsStr::from_bytes(b"/d/bad\xff\xfeutf8.txt"));
         assert_eq!(quoted_path(p), "\"/d/bad\\xff\\xfeutf8.txt\"");
+    }
+
+    #[test]
+    fn escaped_text_keeps_no_character_a_terminal_acts_on() {
+        assert_eq!(
+            escaped("Douma, Syria \u{e9}\u{627}"),
+            "Douma, Syria \u{e9}\u{627}"
+        );
+        let forged = "a\u{1b}[2J\nb\u{9b}c\u{7f}\u{202e}d\te";
+        let e = escaped(forged);
+        assert_eq!(e, "a\\u{1b}[2J\\nb\\u{9b}c\\u{7f}\\u{202e}d\\te");
+        assert!(!e.chars().any(acts_on_terminal), "{e}");
     }
 
     #[test]

@@ -83,3 +83,15 @@ fn gazetteer_regressions_are_read_as_the_target_reads_them() {
         assert!(text.lines().all(|l| l.split('\t').count() == 9), "{name}");
     }
 }
+
+#[test]
+fn decode_regressions_decode_again_to_the_same_text() {
+    for (name, data) in inputs("decode").into_iter().chain(inputs("render")) {
+        let d = cairn_ingest::decode_text(&data);
+        assert_eq!(
+            cairn_ingest::decode_as(&data, d.encoding).text,
+            d.text,
+            "{name}"
+        );
+    }
+}

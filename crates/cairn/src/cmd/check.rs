@@ -51,10 +51,10 @@ pub fn run(data: &Path, args: CheckArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&rep)?);
     }
     for n in &rep.notes {
-        eprintln!("note: {n}");
+        eprintln!("note: {}", cairn_ingest::quoted(n));
     }
     for p in &rep.problems {
-        eprintln!("problem: {p}");
+        eprintln!("problem: {}", cairn_ingest::quoted(p));
     }
     eprintln!(
         "checked {} sources, {} occurrences, {} captions ({} indexed): {}",

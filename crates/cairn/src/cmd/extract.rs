@@ -75,13 +75,19 @@ fn write_records(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     for w in &doc.warnings {
-        eprintln!("warning: {}: {w}", doc.uri);
+        eprintln!(
+            "warning: {}",
+            cairn_ingest::quoted(&format!("{}: {w}", doc.uri))
+        );
     }
     // The same captions and records `cairn ingest` stores, embedded IPTC/XMP
     // fields applied.
     let found = extractor.document(doc.segments, &doc.text, doc.embedded.as_ref());
     for w in &found.warnings {
-        eprintln!("warning: {}: {w}", doc.uri);
+        eprintln!(
+            "warning: {}",
+            cairn_ingest::quoted(&format!("{}: {w}", doc.uri))
+        );
     }
     for (_, rec) in found.captions {
         serde_json::to_writer(&mut *out, &rec).map_err(std::io::Error::from)?;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use cairn_gazetteer::Gazetteer;
+use cairn_ingest::escaped;
 
 use crate::out::outln;
 
@@ -34,15 +35,15 @@ pub fn run(data: &Path, args: PlacesArgs) -> Result<ExitCode> {
         outln!(
             "{}{} [{}] {} ({:.4}, {:.4}) in {}",
             if r.best { "* " } else { "  " },
-            r.name,
+            escaped(&r.name),
             r.kind,
-            r.id,
+            escaped(&r.id),
             r.lat,
             r.lon,
             if r.within.is_empty() {
                 "-".to_string()
             } else {
-                r.within.join(", ")
+                escaped(&r.within.join(", ")).into_owned()
             }
         );
     }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use cairn_gazetteer::Gazetteer;
+use cairn_ingest::escaped;
 use cairn_store::{Archive, SearchRequest, SearchResults};
 
 use super::filters::FilterArgs;
@@ -77,9 +78,11 @@ fn print_results(r: &SearchResults) -> Result<()> {
             "\n#{} [{date}, {place}] ({} sources, {} occurrences)",
             h.id,
             h.sources.len(),
-            h.occurrences
+            h.occurrences,
+            date = escaped(date),
+            place = escaped(place),
         );
-        outln!("  {}", h.text);
+        outln!("  {}", escaped(&h.text));
     }
     print_histogram(r)?;
     print_geo(r)?;
@@ -133,7 +136,7 @@ fn print_facets(r: &SearchResults) -> Result<()> {
                 } else {
                     c.value.clone()
                 };
-                format!("{label} ({})", c.count)
+                format!("{} ({})", escaped(&label), c.count)
             })
             .collect();
         outln!("{name:<13} {}", parts.join(", "));

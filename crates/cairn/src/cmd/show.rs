@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
+use cairn_ingest::escaped;
 use cairn_store::Archive;
 
 use crate::out::outln;
@@ -28,19 +29,19 @@ pub fn run(data: &Path, args: ShowArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&c)?);
         return Ok(ExitCode::SUCCESS);
     }
-    outln!("caption #{}\n  {}\n", c.id, c.text);
+    outln!("caption #{}\n  {}\n", c.id, escaped(&c.text));
     for v in &c.variants {
         outln!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
         if v.text != c.text {
-            outln!("  {}", v.text);
+            outln!("  {}", escaped(&v.text));
         }
         for o in &v.occurrences {
             outln!(
                 "  - {} [{}..{}] sha256 {}",
-                o.source.uri,
+                escaped(&o.source.uri),
                 o.span.start,
                 o.span.end,
-                o.source.sha256
+                escaped(&o.source.sha256)
             );
         }
     }
