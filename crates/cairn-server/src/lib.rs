@@ -9,8 +9,10 @@ mod export;
 mod openapi;
 mod page;
 mod params;
+mod pool;
 mod posted;
 mod upload;
+mod watched;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,6 +93,9 @@ pub enum ApiError {
     /// The request line is longer than the server reads.
     #[error("{0}")]
     UriTooLong(String),
+    /// The request's head is larger than the server reads.
+    #[error("{0}")]
+    HeadersTooLarge(String),
     /// The path exists, but not with this method.
     #[error("{0}")]
     MethodNotAllowed(String),
@@ -116,6 +121,10 @@ impl ApiError {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_type")
             }
             ApiError::UriTooLong(_) => (StatusCode::URI_TOO_LONG, "uri_too_long"),
+            ApiError::HeadersTooLarge(_) => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "headers_too_large",
+            ),
             ApiError::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
