@@ -18,6 +18,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
+use crate::host::{AllowedHosts, check_host};
 use crate::pool::{AtWork, Membership, Pool};
 use crate::watched::{Activity, Watched};
 use crate::{ServeOptions, router_with};
@@ -42,7 +43,11 @@ pub async fn serve_until(
     opts: &ServeOptions,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let app = router_with(archive, opts);
+    let mut app = router_with(archive, opts);
+    if listener.local_addr()?.ip().is_loopback() {
+        let allowed = AllowedHosts::new(&opts.allowed_hosts);
+        app = app.layer(axum::middleware::from_fn_with_state(allowed, check_host));
+    }
     let max = opts.max_connections.max(1);
     let slots = Arc::new(Semaphore::new(max));
     let pool = Arc::new(Pool::default());

@@ -6,6 +6,7 @@
 
 mod conn;
 mod export;
+mod host;
 mod openapi;
 mod page;
 mod params;
@@ -96,6 +97,9 @@ pub enum ApiError {
     /// The request's head is larger than the server reads.
     #[error("{0}")]
     HeadersTooLarge(String),
+    /// The request names a host this server does not answer to.
+    #[error("{0}")]
+    HostNotAllowed(String),
     /// The path exists, but not with this method.
     #[error("{0}")]
     MethodNotAllowed(String),
@@ -125,6 +129,7 @@ impl ApiError {
                 StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
                 "headers_too_large",
             ),
+            ApiError::HostNotAllowed(_) => (StatusCode::FORBIDDEN, "host_not_allowed"),
             ApiError::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
@@ -198,6 +203,9 @@ pub struct ServeOptions {
     pub max_uploads: usize,
     /// The largest upload accepted, in bytes.
     pub max_body_bytes: u64,
+    /// Names besides the loopback ones that a server listening on loopback answers to
+    /// in `Host` (a server on another address answers to any).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -212,6 +220,7 @@ impl Default for ServeOptions {
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             max_uploads: MAX_UPLOADS,
             max_body_bytes: MAX_BODY_BYTES as u64,
+            allowed_hosts: Vec::new(),
         }
     }
 }

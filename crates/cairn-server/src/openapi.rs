@@ -125,7 +125,7 @@ pub fn openapi() -> Value {
         "info": {
             "title": "cairn",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}, including a method a path does not take (405), a path and query over 8 KiB (414) and a request head larger than the server reads (431)."
+            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}, including a method a path does not take (405), a path and query over 8 KiB (414), a request head larger than the server reads (431), and, from a server listening on loopback, a request whose Host is neither a loopback name (localhost, 127.x.x.x, [::1]) nor a name allowed with --allowed-host (403, code host_not_allowed)."
         },
         "paths": {
             "/api/search": { "get": {
@@ -203,7 +203,7 @@ pub fn openapi() -> Value {
                         "type": "object",
                         "required": ["code", "message"],
                         "properties": {
-                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "headers_too_large", "length_required", "unsupported_type", "timeout", "busy", "too_large", "internal"] },
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "headers_too_large", "host_not_allowed", "length_required", "unsupported_type", "timeout", "busy", "too_large", "internal"] },
                             "message": { "type": "string" }
                         }
                     }}

@@ -1,5 +1,6 @@
 //! Request heads over real sockets on 127.0.0.1: every refusal, even of a head too long
-//! for the HTTP parser, answers in the JSON error shape.
+//! for the HTTP parser, answers in the JSON error shape, and a server on loopback
+//! answers only to loopback host names and the names its user allowed.
 
 mod common;
 
@@ -66,5 +67,41 @@ async fn long_request_lines_and_heads_are_refused_in_the_json_shape() {
     let (status, body) = raw(addr, b"HELLO THERE\r\n\r\n".to_vec()).await;
     assert_eq!(status, 400, "{body:?}");
     assert_eq!(code(&body), "bad_request");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loopback_server_answers_only_to_loopback_and_allowed_hosts() {
+    let (_d, a) = archive(1);
+    let opts = ServeOptions {
+        allowed_hosts: vec!["Archive.Example".into()],
+        ..ServeOptions::default()
+    };
+    let server = Server::start(a, opts).await;
+    let addr = server.addr;
+    let port = addr.port();
+    for host in [
+        "localhost".to_string(),
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        "127.3.4.5".into(),
+        format!("[::1]:{port}"),
+        format!("archive.example:{port}"),
+    ] {
+        let (status, body) = raw(addr, get("/api/stats", &host)).await;
+        assert_eq!(status, 200, "{host}: {body}");
+    }
+    // A name a page pointed at 127.0.0.1 is refused, for the API and the page alike.
+    for path in ["/api/stats", "/", "/api/search?q=homs"] {
+        for host in [
+            "rebind.example",
+            "rebind.example:7878",
+            "localhost.rebind.example",
+        ] {
+            let (status, body) = raw(addr, get(path, host)).await;
+            assert_eq!(status, 403, "{path} {host}: {body}");
+            assert_eq!(code(&body), "host_not_allowed", "{path} {host}");
+        }
+    }
     server.stop().await;
 }

@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// `busy` (each is spooled to a file in the archive's directory, not held in memory).
     #[arg(long, default_value_t = cairn_server::MAX_UPLOADS)]
     max_uploads: usize,
+    /// A host name the server answers to besides localhost and the loopback addresses,
+    /// when it listens on loopback (repeatable): other names in `Host` are refused, so
+    /// that no web page can reach the archive through a name it points at 127.0.0.1.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
 }
 
 /// Runs `cairn serve` on the archive in `data`.
@@ -87,6 +92,7 @@ impl ServeArgs {
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             max_exports: self.max_exports,
             max_uploads: self.max_uploads,
+            allowed_hosts: self.allowed_hosts.clone(),
             ..cairn_server::ServeOptions::default()
         })
     }
