@@ -1,20 +1,26 @@
 //! The accept loop: connections are capped, a request's head must arrive in time, and a
 //! connection on which nothing moves is closed, so idle or slow clients cannot take the
-//! server's connections, threads or memory from the users who are reading.
+//! server's connections, threads or memory from the users who are reading. At the cap a
+//! new client is let in by closing the connection that has waited longest for a request
+//! (`pool`); it waits only while every connection has a request at work.
 
+use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use axum::body::Body;
+use hyper::body::{Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
-use tokio::time::Instant;
+use tokio::sync::{AcquireError, OwnedSemaphorePermit, Semaphore, watch};
+use tower::ServiceExt;
 
+use crate::host::{AllowedHosts, check_host};
+use crate::pool::{AtWork, Membership, Pool};
+use crate::watched::{Activity, Watched};
 use crate::{ServeOptions, router_with};
 
 /// Serves the router on `listener` until the process is interrupted.
@@ -37,9 +43,14 @@ pub async fn serve_until(
     opts: &ServeOptions,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let app = router_with(archive, opts);
+    let mut app = router_with(archive, opts);
+    if listener.local_addr()?.ip().is_loopback() {
+        let allowed = AllowedHosts::new(&opts.allowed_hosts);
+        app = app.layer(axum::middleware::from_fn_with_state(allowed, check_host));
+    }
     let max = opts.max_connections.max(1);
     let slots = Arc::new(Semaphore::new(max));
+    let pool = Arc::new(Pool::default());
     let (closing, closed) = watch::channel(false);
     let limits = Limits {
         header: opts.header_timeout,
@@ -48,11 +59,6 @@ pub async fn serve_until(
     };
     tokio::pin!(shutdown);
     loop {
-        // At the cap, new connections wait in the listen queue until one closes.
-        let slot = tokio::select! {
-            s = slots.clone().acquire_owned() => s.map_err(std::io::Error::other)?,
-            () = &mut shutdown => break,
-        };
         let stream = tokio::select! {
             r = listener.accept() => match r {
                 Ok((stream, _)) => stream,
@@ -65,11 +71,26 @@ pub async fn serve_until(
             },
             () = &mut shutdown => break,
         };
+        // At the cap, the clients after this one wait in the listen queue.
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(s) => s,
+            Err(_) => tokio::select! {
+                s = make_room(&slots, &pool) => s.map_err(std::io::Error::other)?,
+                () = &mut shutdown => break,
+            },
+        };
         let _ = stream.set_nodelay(true);
+        let activity = Arc::new(Activity::new());
+        let member = pool.join(activity.clone());
+        let conn = Conn {
+            slot,
+            member,
+            activity,
+        };
         tokio::spawn(connection(
             stream,
             app.clone(),
-            slot,
+            conn,
             limits,
             closed.clone(),
         ));
@@ -79,6 +100,33 @@ pub async fn serve_until(
     let all = u32::try_from(max).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(opts.timeout, slots.acquire_many(all)).await;
     Ok(())
+}
+
+/// A slot for a client waiting at the cap: the connection that has waited longest for a
+/// request is closed, and again while none has given its slot back, each time one is
+/// idle; while every connection is at work, the client waits for one to end.
+async fn make_room(
+    slots: &Arc<Semaphore>,
+    pool: &Pool,
+) -> Result<OwnedSemaphorePermit, AcquireError> {
+    loop {
+        pool.close_oldest_idle();
+        let wait = tokio::time::timeout(ROOM_RETRY, slots.clone().acquire_owned());
+        if let Ok(slot) = wait.await {
+            return slot;
+        }
+    }
+}
+
+/// How often a client waiting at the cap looks again for an idle connection to close.
+const ROOM_RETRY: Duration = Duration::from_millis(100);
+
+/// What a connection holds while it is open.
+struct Conn {
+    /// Its turn under the connection cap.
+    slot: OwnedSemaphorePermit,
+    member: Membership,
+    activity: Arc<Activity>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -92,21 +140,24 @@ struct Limits {
 async fn connection(
     stream: TcpStream,
     app: axum::Router,
-    _slot: OwnedSemaphorePermit,
+    held: Conn,
     limits: Limits,
     mut closing: watch::Receiver<bool>,
 ) {
-    let activity = Arc::new(Activity::new());
-    let io = TokioIo::new(Watched {
-        inner: stream,
-        activity: activity.clone(),
-    });
+    let Conn {
+        slot: _slot,
+        member,
+        activity,
+    } = held;
+    let io = TokioIo::new(Watched::new(stream, activity.clone()));
+    let at_work = member.at_work.clone();
+    let service = hyper::service::service_fn(move |req| counted(app.clone(), at_work.clone(), req));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header)
         .keep_alive(true);
-    let conn = builder.serve_connection(io, TowerToHyperService::new(app));
+    let conn = builder.serve_connection(io, service);
     tokio::pin!(conn);
     let mut shutting = false;
     loop {
@@ -121,6 +172,10 @@ async fn connection(
                 tracing::debug!("closing a connection idle for {:?}", limits.idle);
                 return;
             }
+            () = member.close.notified() => {
+                tracing::debug!("closing an idle connection to let a new client in");
+                return;
+            }
             r = closing.changed(), if !shutting => {
                 shutting = true;
                 if r.is_ok() {
@@ -131,95 +186,45 @@ async fn connection(
     }
 }
 
-/// When a byte last moved on a connection.
-struct Activity {
-    start: Instant,
-    /// Milliseconds from `start` to the last read or write that moved a byte.
-    last: AtomicU64,
+/// Answers `req` with `app`, counting it at work on its connection until its answer's
+/// body is dropped.
+async fn counted(
+    app: axum::Router,
+    at_work: Arc<AtomicUsize>,
+    req: hyper::Request<Incoming>,
+) -> Result<axum::response::Response, Infallible> {
+    let guard = AtWork::start(&at_work);
+    let res = app.oneshot(req.map(Body::new)).await?;
+    Ok(res.map(|inner| {
+        Body::new(Counted {
+            inner,
+            _guard: guard,
+        })
+    }))
 }
 
-impl Activity {
-    fn new() -> Self {
-        Activity {
-            start: Instant::now(),
-            last: AtomicU64::new(0),
-        }
-    }
-
-    fn touch(&self) {
-        let ms = self.start.elapsed().as_millis();
-        self.last
-            .store(u64::try_from(ms).unwrap_or(u64::MAX), Ordering::Relaxed);
-    }
-
-    /// Completes once nothing has moved for `limit`.
-    async fn idle_for(&self, limit: Duration) {
-        loop {
-            let last = self.start + Duration::from_millis(self.last.load(Ordering::Relaxed));
-            let until = last + limit;
-            if Instant::now() >= until {
-                return;
-            }
-            tokio::time::sleep_until(until).await;
-        }
-    }
+/// An answer's body that keeps its request counted at work while it is sent.
+struct Counted {
+    inner: Body,
+    _guard: AtWork,
 }
 
-/// A stream that notes in its [`Activity`] every read and write that moves a byte.
-struct Watched {
-    inner: TcpStream,
-    activity: Arc<Activity>,
-}
+impl hyper::body::Body for Counted {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
 
-impl AsyncRead for Watched {
-    fn poll_read(
+    fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        let before = buf.filled().len();
-        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.activity.touch();
-        }
-        r
-    }
-}
-
-impl AsyncWrite for Watched {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        data: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        let r = Pin::new(&mut self.inner).poll_write(cx, data);
-        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
-        r
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
     }
 
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> Poll<std::io::Result<usize>> {
-        let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
-            self.activity.touch();
-        }
-        r
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
     }
 
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.inner).poll_shutdown(cx)
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
     }
 }

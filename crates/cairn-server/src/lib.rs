@@ -6,21 +6,25 @@
 
 mod conn;
 mod export;
+mod host;
 mod openapi;
 mod page;
 mod params;
+mod pool;
+mod posted;
+mod upload;
+mod watched;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use cairn_gazetteer::{Gazetteer, PlaceMatch, place_matches};
-use cairn_store::{Archive, ArchiveWriter, Stop};
+use cairn_store::{Archive, Stop};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
@@ -29,6 +33,7 @@ pub use conn::{serve, serve_until};
 pub use openapi::openapi;
 pub use params::parse_bbox;
 pub(crate) use params::{SearchParams, request};
+use upload::Ingest;
 
 /// The largest page of search results one request may ask for.
 pub const MAX_LIMIT: usize = 200;
@@ -36,8 +41,10 @@ pub const MAX_LIMIT: usize = 200;
 pub const MAX_WINDOW: usize = 10_000;
 /// The longest query string accepted.
 pub const MAX_QUERY_BYTES: usize = 2048;
-/// The largest request body accepted (a page posted to `/api/ingest`).
+/// The largest request body accepted (an upload to `/api/ingest`).
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Uploads received or stored at once by default; more are refused as `busy`.
+pub const MAX_UPLOADS: usize = 4;
 /// Searches and page renderings running at once by default; more wait for a turn.
 pub const MAX_HEAVY: usize = 8;
 /// The longest a read may take before the client gets a `timeout` error.
@@ -78,9 +85,21 @@ pub enum ApiError {
     /// The request is larger than the server allows.
     #[error("{0}")]
     TooLarge(String),
+    /// An upload that does not say how long it is.
+    #[error("{0}")]
+    LengthRequired(String),
+    /// An upload of a type the server has no reader for.
+    #[error("{0}")]
+    UnsupportedType(String),
     /// The request line is longer than the server reads.
     #[error("{0}")]
     UriTooLong(String),
+    /// The request's head is larger than the server reads.
+    #[error("{0}")]
+    HeadersTooLarge(String),
+    /// The request names a host this server does not answer to.
+    #[error("{0}")]
+    HostNotAllowed(String),
     /// The path exists, but not with this method.
     #[error("{0}")]
     MethodNotAllowed(String),
@@ -101,7 +120,16 @@ impl ApiError {
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::LengthRequired(_) => (StatusCode::LENGTH_REQUIRED, "length_required"),
+            ApiError::UnsupportedType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_type")
+            }
             ApiError::UriTooLong(_) => (StatusCode::URI_TOO_LONG, "uri_too_long"),
+            ApiError::HeadersTooLarge(_) => (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "headers_too_large",
+            ),
+            ApiError::HostNotAllowed(_) => (StatusCode::FORBIDDEN, "host_not_allowed"),
             ApiError::MethodNotAllowed(_) => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             ApiError::Busy(_) => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
@@ -123,13 +151,22 @@ impl From<cairn_store::Error> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The status and the one JSON shape of an error (an internal error's details are
+    /// logged, not shown).
+    fn json(&self) -> (StatusCode, serde_json::Value) {
         let (status, code) = self.status();
-        if let ApiError::Internal(detail) = &self {
+        if let ApiError::Internal(detail) = self {
             tracing::error!("internal error: {detail}");
         }
         let body = json!({ "error": { "code": code, "message": self.to_string() } });
+        (status, body)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body) = self.json();
         let mut res = (status, Json(body)).into_response();
         if let ApiError::Busy(_) = self {
             res.headers_mut().insert(
@@ -162,6 +199,13 @@ pub struct ServeOptions {
     pub header_timeout: Duration,
     /// How long a connection may stay with no byte moving either way.
     pub idle_timeout: Duration,
+    /// Uploads received or stored at once; more are refused as `busy`.
+    pub max_uploads: usize,
+    /// The largest upload accepted, in bytes.
+    pub max_body_bytes: u64,
+    /// Names besides the loopback ones that a server listening on loopback answers to
+    /// in `Host` (a server on another address answers to any).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for ServeOptions {
@@ -174,24 +218,10 @@ impl Default for ServeOptions {
             max_connections: MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_uploads: MAX_UPLOADS,
+            max_body_bytes: MAX_BODY_BYTES as u64,
+            allowed_hosts: Vec::new(),
         }
-    }
-}
-
-/// What `POST /api/ingest` needs: the archive is opened for writing (its writer lock
-/// taken) for each posted page only, so that command-line writers can take turns with
-/// the server; posted pages wait for their turn one after the other.
-struct Ingest {
-    token: String,
-    writer: Arc<tokio::sync::Mutex<Option<cairn_pipeline::DocumentWriter>>>,
-    dir: std::path::PathBuf,
-}
-
-impl std::fmt::Debug for Ingest {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ingest")
-            .field("dir", &self.dir)
-            .finish_non_exhaustive()
     }
 }
 
@@ -248,6 +278,9 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             token: t.clone(),
             writer: Arc::default(),
             dir: archive.dir().to_path_buf(),
+            uploads: Arc::new(Semaphore::new(opts.max_uploads.max(1))),
+            max_uploads: opts.max_uploads.max(1),
+            max_body: opts.max_body_bytes,
         })
     });
     let mut r = Router::new()
@@ -265,7 +298,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         .route("/api/captions/{id}", get(caption))
         .route("/api/sources/{id}", get(source));
     if ingest.is_some() {
-        r = r.route("/api/ingest", post(ingest_page));
+        r = r.route("/api/ingest", post(upload::ingest_page));
     }
     r.fallback(|| async { ApiError::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|method: axum::http::Method| async move {
@@ -418,95 +451,6 @@ async fn places(
         return Err(ApiError::BadRequest("q is over 200 bytes".into()));
     }
     Ok(Json(place_matches(&s.gazetteer, &p.q, 20)))
-}
-
-/// Compares in time that depends only on the lengths, not on where the bytes differ.
-fn same_token(given: &str, expected: &str) -> bool {
-    use subtle::ConstantTimeEq;
-    given.len() == expected.len() && bool::from(given.as_bytes().ct_eq(expected.as_bytes()))
-}
-
-#[derive(Debug, Deserialize)]
-struct IngestParams {
-    uri: Option<String>,
-}
-
-/// Stores one posted page (plain text, captions separated by blank lines) and its
-/// captions, exactly as `cairn ingest` would.
-async fn ingest_page(
-    State(s): State<AppState>,
-    headers: HeaderMap,
-    params: Result<Query<IngestParams>, axum::extract::rejection::QueryRejection>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> ApiResult<Json<cairn_store::BatchSummary>> {
-    let Some(ing) = s.ingest.clone() else {
-        return Err(ApiError::NotFound("no such route".into()));
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| ApiError::Unauthorized("a bearer token is required".into()))?;
-    if !same_token(given, &ing.token) {
-        return Err(ApiError::Unauthorized("wrong token".into()));
-    }
-    let Query(p) = params.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let body = body.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => {
-            ApiError::TooLarge(format!("the body is over {MAX_BODY_BYTES} bytes"))
-        }
-        _ => ApiError::BadRequest(e.body_text()),
-    })?;
-    let uri = match p.uri {
-        Some(u) if !u.is_empty() && u.len() <= 2048 => u,
-        Some(_) => return Err(ApiError::BadRequest("uri must be 1 to 2048 bytes".into())),
-        None => format!("urn:cairn:post:{}", cairn_ingest::sha256_hex(&body)),
-    };
-    // The server's time limit bounds the wait for a turn (this server's earlier posts,
-    // then another process's write); past it the answer is `busy`, with Retry-After.
-    let deadline = tokio::time::Instant::now() + s.timeout;
-    let busy = || {
-        ApiError::Busy(format!(
-            "the archive is being written; try again in {BUSY_RETRY_AFTER_SECS} s"
-        ))
-    };
-    let turn = tokio::time::timeout_at(deadline, ing.writer.clone().lock_owned())
-        .await
-        .map_err(|_| busy())?;
-    blocking(move || {
-        let doc = cairn_ingest::document_from_bytes(uri.clone(), &uri, body.to_vec())
-            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-        let mut slot = turn;
-        let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
-        let mut archive = Archive::open_writer_waiting(&ing.dir, wait)?;
-        Ok(Json(ingest_one(&mut archive, &mut slot, doc, &ing.dir)?))
-    })
-    .await
-}
-
-/// Stores one document with the pipeline's writer kept in `slot` (made at the first
-/// post, with the archive's own gazetteer when it imported one, else the bundled one).
-fn ingest_one(
-    archive: &mut ArchiveWriter,
-    slot: &mut Option<cairn_pipeline::DocumentWriter>,
-    doc: cairn_model::Document,
-    dir: &std::path::Path,
-) -> ApiResult<cairn_store::BatchSummary> {
-    let writer = match slot {
-        Some(w) => w,
-        None => {
-            let gazetteer =
-                Gazetteer::for_archive(dir).map_err(|e| ApiError::Internal(e.to_string()))?;
-            slot.insert(cairn_pipeline::DocumentWriter::new(
-                cairn_extract::Extractor::new(gazetteer),
-                &cairn_pipeline::Options::default(),
-            ))
-        }
-    };
-    writer.write(archive, doc).map_err(|e| match e {
-        cairn_pipeline::Error::Store(e) => ApiError::from(e),
-        other => ApiError::Internal(other.to_string()),
-    })
 }
 
 fn html_response(status: StatusCode, markup: maud::Markup) -> Response {

@@ -125,7 +125,7 @@ pub fn openapi() -> Value {
         "info": {
             "title": "cairn",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}, including a method a path does not take (405) and a path and query over 8 KiB (414)."
+            "description": "A deduplicated, searchable archive of news photo captions. Every error is {\"error\": {\"code\", \"message\"}}, including a method a path does not take (405), a path and query over 8 KiB (414), a request head larger than the server reads (431), and, from a server listening on loopback, a request whose Host is neither a loopback name (localhost, 127.x.x.x, [::1]) nor a name allowed with --allowed-host (403, code host_not_allowed)."
         },
         "paths": {
             "/api/search": { "get": {
@@ -164,17 +164,24 @@ pub fn openapi() -> Value {
                 "responses": { "200": ok_json("Counts") }
             }},
             "/api/ingest": { "post": {
-                "summary": "Store one page (plain text, captions separated by blank lines). Only when the server runs with --allow-ingest",
+                "summary": "Store an upload as `cairn ingest` stores a file: a text page (captions separated by blank lines), an HTML page, a WARC file (each page a source under its own URI) or JSON Lines (each line a source), possibly gzip- or zstd-compressed, read by its Content-Type when it names one of these, else by its content. The token, the Content-Length and the type are checked before the body is read. Only when the server runs with --allow-ingest",
                 "security": [ { "bearer": [] } ],
-                "parameters": [ { "name": "uri", "in": "query", "required": false, "schema": { "type": "string" } } ],
-                "requestBody": { "required": true, "content": { "text/plain": { "schema": { "type": "string" } } } },
+                "parameters": [ { "name": "uri", "in": "query", "required": false, "description": "The URI of a page, and of the lines of JSON Lines that name none (with #line=N); by default urn:cairn:post: and the body's sha256", "schema": { "type": "string" } } ],
+                "requestBody": { "required": true, "content": {
+                    "text/plain": { "schema": { "type": "string" } },
+                    "text/html": { "schema": { "type": "string" } },
+                    "application/warc": { "schema": { "type": "string", "format": "binary" } },
+                    "application/jsonl": { "schema": { "type": "string" } },
+                    "application/octet-stream": { "schema": { "type": "string", "format": "binary" } } } },
                 "responses": {
-                    "200": ok_json("What the batch added"),
-                    "400": error_response("Not a text page"),
+                    "200": ok_json("What the writes added, with the parts that could not be read (rejected) and the parts skipped (notices)"),
+                    "400": error_response("Nothing readable in the body, or a body that is not what its Content-Type says"),
                     "401": error_response("Missing or wrong token"),
                     "404": error_response("Ingest is not enabled"),
+                    "411": error_response("No Content-Length"),
                     "413": error_response("Body over 16 MiB"),
-                    "503": error_response("Another writer kept the archive for longer than the server's time limit (code busy; try again after the Retry-After seconds)")
+                    "415": error_response("A Content-Type cairn has no reader for"),
+                    "503": error_response("As many uploads under way as the server takes at once, or another writer kept the archive for longer than the server's time limit (code busy; try again after the Retry-After seconds)")
                 }
             }},
             "/api/openapi.json": { "get": {
@@ -196,7 +203,7 @@ pub fn openapi() -> Value {
                         "type": "object",
                         "required": ["code", "message"],
                         "properties": {
-                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "timeout", "busy", "too_large", "internal"] },
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "headers_too_large", "host_not_allowed", "length_required", "unsupported_type", "timeout", "busy", "too_large", "internal"] },
                             "message": { "type": "string" }
                         }
                     }}

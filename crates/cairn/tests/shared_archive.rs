@@ -67,7 +67,7 @@ impl Server {
         let mut s = std::net::TcpStream::connect(&self.addr).unwrap();
         write!(
             s,
-            "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n{body}",
             body.len()
         )
         .unwrap();
@@ -244,7 +244,7 @@ fn a_server_that_ingests_lets_other_writers_in() {
     let text = "Boys play football beside a destroyed school in Tessaloon.";
     write!(
         s,
-        "POST /api/ingest?uri=u:3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{auth}Content-Length: {}\r\n\r\n{text}",
+        "POST /api/ingest?uri=u:3 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n{auth}Content-Length: {}\r\n\r\n{text}",
         text.len()
     )
     .unwrap();

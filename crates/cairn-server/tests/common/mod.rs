@@ -100,7 +100,7 @@ pub async fn fetch(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
 
 pub fn fetch_now(addr: SocketAddr, path: &str) -> (u16, Vec<u8>) {
     let mut s = TcpStream::connect(addr).unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     s.write_all(req.as_bytes()).unwrap();
     let mut out = Vec::new();
     s.read_to_end(&mut out).unwrap();
@@ -134,7 +134,7 @@ pub async fn stalled_export(addr: SocketAddr) -> TcpStream {
     let s = sock.connect(addr).await.unwrap();
     let mut s = s.into_std().unwrap();
     s.set_nonblocking(false).unwrap();
-    s.write_all(b"GET /api/export?q=homs HTTP/1.1\r\nHost: test\r\n\r\n")
+    s.write_all(b"GET /api/export?q=homs HTTP/1.1\r\nHost: localhost\r\n\r\n")
         .unwrap();
     s
 }

@@ -38,6 +38,15 @@ pub struct ServeArgs {
     /// Exports running at once; more wait for a turn within --timeout.
     #[arg(long, default_value_t = cairn_server::MAX_EXPORTS)]
     max_exports: usize,
+    /// Uploads to `POST /api/ingest` received or stored at once; more are refused as
+    /// `busy` (each is spooled to a file in the archive's directory, not held in memory).
+    #[arg(long, default_value_t = cairn_server::MAX_UPLOADS)]
+    max_uploads: usize,
+    /// A host name the server answers to besides localhost and the loopback addresses,
+    /// when it listens on loopback (repeatable): other names in `Host` are refused, so
+    /// that no web page can reach the archive through a name it points at 127.0.0.1.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
 }
 
 /// Runs `cairn serve` on the archive in `data`.
@@ -72,8 +81,8 @@ impl ServeArgs {
         if self.idle_timeout < self.timeout {
             bail!("--idle-timeout must be at least --timeout (a search runs with nothing sent)");
         }
-        if self.max_connections == 0 || self.max_exports == 0 {
-            bail!("--max-connections and --max-exports take at least 1");
+        if self.max_connections == 0 || self.max_exports == 0 || self.max_uploads == 0 {
+            bail!("--max-connections, --max-exports and --max-uploads take at least 1");
         }
         Ok(cairn_server::ServeOptions {
             ingest_token,
@@ -82,6 +91,8 @@ impl ServeArgs {
             header_timeout: Duration::from_secs_f64(self.header_timeout),
             idle_timeout: Duration::from_secs_f64(self.idle_timeout),
             max_exports: self.max_exports,
+            max_uploads: self.max_uploads,
+            allowed_hosts: self.allowed_hosts.clone(),
             ..cairn_server::ServeOptions::default()
         })
     }
