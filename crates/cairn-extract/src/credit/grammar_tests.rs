@@ -179,3 +179,19 @@ fn a_place_and_a_day_after_a_comma_are_no_credit() {
     );
     assert!(f.is_none(), "{:?}", f.map(|f| f.credit));
 }
+
+#[test]
+fn a_misspelt_agency_in_its_slot_is_the_agency() {
+    check(
+        "Flood water covers the main road. (Tom Lark/Asociated Press)",
+        &["Tom Lark"],
+        Some("AP"),
+        None,
+    );
+    assert_eq!(
+        super::orgs::lookup_misspelt("Agence France-Pesse").map(|o| o.name),
+        Some("AFP")
+    );
+    // Short names are too near each other for a slip to say which.
+    assert!(super::orgs::lookup_misspelt("Reutres").is_none());
+}

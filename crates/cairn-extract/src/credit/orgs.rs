@@ -148,6 +148,49 @@ fn lookup_key(t: &'static Table, k: &str) -> Option<&'static Org> {
     t.by_key.get(k2).map(|&i| &t.orgs[i])
 }
 
+/// The organisation a name one typing slip from a long written form stands for
+/// (`Asociated Press`, `Agence France Presse` without its hyphen is exact already): one
+/// letter left out, added, changed or two swapped, for forms of ten letters or more, where
+/// such a slip cannot make another name. Read only where a credit's organisation stands.
+pub fn lookup_misspelt(s: &str) -> Option<&'static Org> {
+    let t = &*TABLE;
+    let k = key(s);
+    if k.chars().count() < 10 || k.len() > t.longest + 1 {
+        return None;
+    }
+    let mut found: Option<usize> = None;
+    for (form, &i) in &t.by_key {
+        if form.len().abs_diff(k.len()) <= 1 && one_slip(form, &k) {
+            if found.is_some_and(|f| f != i) {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found.map(|i| &t.orgs[i])
+}
+
+/// Whether `a` and `b` differ by one edit or one swap of neighbours.
+fn one_slip(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a == b {
+        return false;
+    }
+    let pre = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suf = a[pre..]
+        .iter()
+        .rev()
+        .zip(b[pre..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (ra, rb) = (a.len() - pre - suf, b.len() - pre - suf);
+    match (ra, rb) {
+        (0, 1) | (1, 0) | (1, 1) => true,
+        (2, 2) => a[pre] == b[pre + 1] && a[pre + 1] == b[pre],
+        _ => false,
+    }
+}
+
 /// How many organisations the table holds.
 #[cfg(test)]
 pub fn len() -> usize {

@@ -220,6 +220,11 @@ fn ends_with_full_name(items: &[(Sep, Item)]) -> bool {
 /// comma (`Jane Roe, John Doe`).
 fn after_full_name(items: &[(Sep, Item)], sep: Sep, piece: &str, list: Vec<Item>) -> Vec<Item> {
     let slot = sep == Sep::Slash && ends_with_full_name(items);
+    if slot && matches!(list.as_slice(), [Item::Person(_)] | [Item::Org(_, None)]) {
+        if let Some(o) = orgs::lookup_misspelt(piece) {
+            return vec![Item::Org(o.name.to_string(), Some(o.kind))];
+        }
+    }
     match list.as_slice() {
         [Item::Person(p)] if slot && words::org_like(p) => {
             vec![Item::Org(piece.trim().to_string(), None)]
@@ -238,6 +243,9 @@ fn by_position(items: &[(Sep, Item)], sep: Sep, piece: &str, mode: Mode) -> Opti
         return None;
     }
     let p = piece.trim();
+    if let Some(o) = orgs::lookup_misspelt(p) {
+        return Some(vec![Item::Org(o.name.to_string(), Some(o.kind))]);
+    }
     let first = p.chars().next()?;
     let letters = p.chars().filter(|c| c.is_alphabetic()).count();
     let short = p.split_whitespace().count() <= 5 && p.len() <= 40;
