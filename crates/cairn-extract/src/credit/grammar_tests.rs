@@ -195,3 +195,9 @@ fn a_misspelt_agency_in_its_slot_is_the_agency() {
     // Short names are too near each other for a slip to say which.
     assert!(super::orgs::lookup_misspelt("Reutres").is_none());
 }
+
+#[test]
+fn a_caption_opening_without_capitals_reads_no_glued_agency() {
+    // (A lower-case first word has no capitals to count back from.)
+    assert!(super::find("abandoned cars line the road after the flood").is_none());
+}

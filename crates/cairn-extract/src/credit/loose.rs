@@ -52,7 +52,7 @@ fn opening_wire(rest: &str) -> Option<usize> {
     let glued = caps >= 3
         && word[caps..].starts_with(|c: char| c.is_lowercase())
         && is_wire(&word[..caps - 1]);
-    glued.then_some(caps - 1)
+    glued.then(|| caps - 1)
 }
 
 fn opening_agency(text: &str) -> Option<Cand> {
