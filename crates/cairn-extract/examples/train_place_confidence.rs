@@ -19,17 +19,7 @@ fn main() {
     let shared = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
     let out = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
     let ex = Extractor::bundled();
-    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
-    for file in corpus::FILES {
-        for gold in corpus::lines(&shared, file) {
-            let (record, x) = ex.extract_with_evidence(&corpus::caption(&gold));
-            let Some(x) = x else { continue };
-            let record = serde_json::to_value(record).expect("a record serialises");
-            ys.push(corpus::location_right(&gold, &record));
-            groups.push(gold["outlet"].as_str().unwrap_or("?").to_string());
-            xs.push(x);
-        }
-    }
+    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared);
     let weights = confidence::fit(&xs, &ys, confidence::L2);
     let cv = confidence::cross_validate(&xs, &ys, &groups, confidence::L2);
     // The threshold is read among the locations that may be `high` at all.

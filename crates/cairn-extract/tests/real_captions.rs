@@ -431,17 +431,7 @@ fn location_confidence_holds_on_unseen_outlets() {
         return;
     };
     let ex = Extractor::bundled();
-    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
-    for file in corpus::FILES {
-        for gold in corpus::lines(&shared, file) {
-            let (record, x) = ex.extract_with_evidence(&corpus::caption(&gold));
-            let Some(x) = x else { continue };
-            let record = serde_json::to_value(record).unwrap();
-            ys.push(corpus::location_right(&gold, &record));
-            groups.push(gold["outlet"].as_str().unwrap_or("?").to_string());
-            xs.push(x);
-        }
-    }
+    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared);
     let model = Model::bundled();
     let high = |ps: &[f64]| {
         let (mut n, mut right) = (0usize, 0usize);

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use cairn_extract::Extractor;
 use cairn_gazetteer::haversine_km;
 use serde_json::Value;
 
@@ -56,4 +57,25 @@ pub fn location_right(gold: &Value, record: &Value) -> bool {
     let loc = &record["location"];
     let tolerance = want["tolerance_km"].as_f64().unwrap_or(10.0);
     loc["country"] == want["country"] && distance_km(want, loc).is_some_and(|d| d <= tolerance)
+}
+
+/// What the location confidence model is fitted and scored on: for each caption of every
+/// file whose location the scene rules chose, its features, whether the location is right,
+/// and its outlet.
+pub fn confidence_samples(
+    ex: &Extractor,
+    shared: &Path,
+) -> (Vec<Vec<f64>>, Vec<bool>, Vec<String>) {
+    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    for file in FILES {
+        for gold in lines(shared, file) {
+            let (record, x) = ex.extract_with_evidence(&caption(&gold));
+            let Some(x) = x else { continue };
+            let record = serde_json::to_value(record).expect("a record serialises");
+            ys.push(location_right(&gold, &record));
+            groups.push(gold["outlet"].as_str().unwrap_or("?").to_string());
+            xs.push(x);
+        }
+    }
+    (xs, ys, groups)
 }
