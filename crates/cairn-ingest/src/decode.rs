@@ -176,6 +176,9 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// How many first bytes [`sniff_binary`] judges.
+pub const SNIFF_BYTES: usize = 8192;
+
 /// Says what a byte string looks like when it is not text, or `None` for text.
 ///
 /// Text is recognised by the absence of NUL bytes and of most C0 control characters in
@@ -202,7 +205,7 @@ pub fn sniff_binary(bytes: &[u8]) -> Option<String> {
     if encoding_rs::Encoding::for_bom(bytes).is_some() {
         return None;
     }
-    let head = &bytes[..bytes.len().min(8192)];
+    let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
     let controls = head
         .iter()
         .filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c)))

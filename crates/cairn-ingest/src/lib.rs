@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use cairn_model::{Document, SourceKind};
 use sha2::{Digest, Sha256};
 
-pub use decode::{Decoded, decode_as, decode_source, decode_text, sniff_binary};
+pub use decode::{Decoded, SNIFF_BYTES, decode_as, decode_source, decode_text, sniff_binary};
 pub use detect::{Format, detect};
 pub use limits::{Deadline, MAX_LINE_BYTES, MAX_SOURCE_BYTES, SOURCE_TIME};
 pub use names::{escaped, quoted, quoted_path};
@@ -462,7 +462,7 @@ fn read_zstd(
 
 /// A file that is one document (a page, a text, an image).
 fn read_single(
-    r: BufReader<Box<dyn Read>>,
+    mut r: BufReader<Box<dyn Read>>,
     format: Format,
     name: &str,
     uri: &str,
@@ -478,17 +478,26 @@ fn read_single(
         }));
         return;
     }
+    let kind = match format {
+        Format::Html => SourceKind::Html,
+        f if f.is_image() => SourceKind::Image,
+        _ => SourceKind::Text,
+    };
+    if kind == SourceKind::Text {
+        if let Some(what) = binary_head(&mut r, size) {
+            emit(Err(Error::Binary {
+                path: name.into(),
+                what,
+            }));
+            return;
+        }
+    }
     let bytes = match read_limited(r, name, MAX_SOURCE_BYTES) {
         Ok(b) => b,
         Err(e) => {
             emit(Err(e));
             return;
         }
-    };
-    let kind = match format {
-        Format::Html => SourceKind::Html,
-        f if f.is_image() => SourceKind::Image,
-        _ => SourceKind::Text,
     };
     let sha256 = sha256_hex(&bytes);
     emit(Ok(RawSource {
@@ -499,6 +508,18 @@ fn read_single(
         sha256,
         origin: None,
     }));
+}
+
+/// What rendering would say of a text file that is binary, judged from its first bytes
+/// when they are all the sniff reads (or the whole file), so that a large binary file is
+/// refused without being read into memory.
+fn binary_head(r: &mut BufReader<Box<dyn Read>>, size: Option<u64>) -> Option<String> {
+    let head = r.fill_buf().ok()?;
+    let whole = size == Some(head.len() as u64);
+    if head.len() < SNIFF_BYTES && !whole {
+        return None;
+    }
+    sniff_binary(head)
 }
 
 /// The largest WARC read into memory (a compressed one that is not gzip per record): its

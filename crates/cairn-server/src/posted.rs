@@ -199,6 +199,17 @@ fn read(
         _ => None,
     };
     if let Some(kind) = kind {
+        // A large binary body declared as text is refused without being read whole.
+        let first = head(posted.path, cairn_ingest::SNIFF_BYTES)?;
+        if kind == SourceKind::Text {
+            if let Some(what) = cairn_ingest::sniff_binary(&first) {
+                emit(Err(cairn_ingest::Error::Binary {
+                    path: NAME.into(),
+                    what,
+                }));
+                return Ok(());
+            }
+        }
         let bytes = std::fs::read(posted.path).map_err(|e| ApiError::Internal(e.to_string()))?;
         let sha256 = cairn_ingest::sha256_hex(&bytes);
         emit(Ok(RawSource {
@@ -211,7 +222,7 @@ fn read(
         }));
         return Ok(());
     }
-    let found = cairn_ingest::detect(&head(posted.path)?);
+    let found = cairn_ingest::detect(&head(posted.path, 4096)?);
     if !posted.declared.admits(found) {
         return Err(ApiError::BadRequest(format!(
             "the upload is not {} (its first bytes do not read as one)",
@@ -226,12 +237,12 @@ fn read(
     Ok(())
 }
 
-/// The first bytes of a file, as many as format detection reads.
-fn head(path: &Path) -> ApiResult<Vec<u8>> {
+/// The first `n` bytes of a file (all of it when it is shorter).
+fn head(path: &Path, n: usize) -> ApiResult<Vec<u8>> {
     use std::io::Read;
-    let mut head = Vec::with_capacity(4096);
+    let mut head = Vec::with_capacity(n);
     std::fs::File::open(path)
-        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .and_then(|f| f.take(n as u64).read_to_end(&mut head))
         .map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(head)
 }
