@@ -187,6 +187,8 @@ pub struct ReadOptions {
     pub uri_field: Option<String>,
     /// The field holding the photograph's date, if any (taken over the text's date).
     pub date_field: Option<String>,
+    /// The WARC files read so far with these options, for revisits of their records.
+    pub crawl: warc::Crawl,
 }
 
 impl Default for ReadOptions {
@@ -195,6 +197,7 @@ impl Default for ReadOptions {
             text_field: "caption".into(),
             uri_field: Some("uri".into()),
             date_field: Some("date".into()),
+            crawl: warc::Crawl::default(),
         }
     }
 }
@@ -283,9 +286,10 @@ pub fn read_input(
     read_input_as(input, opts, emit, false);
 }
 
-/// [`read_input`] for one of many small files read at once: a compressed file is not
-/// read (its decompressed bytes could be far larger than the file) and false is
-/// returned, for the caller to read it with [`read_input`] on its own.
+/// [`read_input`] for one of many small files read at once: a compressed file (its
+/// decompressed bytes could be far larger than the file) or a web archive (its revisits
+/// may name records of the files before it) is not read and false is returned, for the
+/// caller to read it with [`read_input`] on its own, in order.
 pub fn read_small_input(
     input: &Input,
     opts: &ReadOptions,
@@ -339,9 +343,15 @@ fn read_input_as(
         }
     };
     let mut r = BufReader::with_capacity(256 * 1024, reader);
+    // A WARC is read in turn too, so that a revisit of a record of an earlier file
+    // finds it whatever the threads do.
     if small
-        && r.fill_buf()
-            .is_ok_and(|h| matches!(detect(h), Format::Gzip | Format::Zstd))
+        && r.fill_buf().is_ok_and(|h| {
+            matches!(
+                detect(h),
+                Format::Gzip | Format::Zstd | Format::Warc | Format::Arc
+            )
+        })
     {
         return false;
     }
@@ -405,7 +415,9 @@ fn read_stream(
                 message: "compressed more than twice over".into(),
             }));
         }
-        Format::Warc | Format::Arc => read_warc_seekable(r, false, named, depth == 0, emit),
+        Format::Warc | Format::Arc => {
+            read_warc_seekable(r, false, named, depth == 0, &opts.crawl, emit);
+        }
         Format::Jsonl => read_jsonl(r, name, uri, opts, emit),
         _ => read_single(r, format, name, uri, emit, size),
     }
@@ -427,7 +439,7 @@ fn read_gzip(
     let probe = flate2::bufread::GzDecoder::new(head);
     let _ = probe.take(16).read_to_end(&mut inner);
     if matches!(detect(&inner), Format::Warc | Format::Arc) {
-        read_warc_seekable(r, true, named, depth == 0, emit);
+        read_warc_seekable(r, true, named, depth == 0, &opts.crawl, emit);
         return;
     }
     let dec = flate2::bufread::MultiGzDecoder::new(r);
@@ -533,30 +545,25 @@ fn read_warc_seekable(
     gz: bool,
     (name, path): (&str, Option<&Path>),
     is_the_file: bool,
+    crawl: &warc::Crawl,
     emit: &mut dyn FnMut(Result<RawSource>) -> bool,
 ) {
     let reopened = match path {
-        Some(path) if is_the_file && path.is_file() => std::fs::File::open(path).ok(),
+        Some(path) if is_the_file && path.is_file() => {
+            std::fs::File::open(path).ok().map(|f| (f, path))
+        }
         _ => None,
     };
     match reopened {
-        Some(f) => read_warc(f, gz, name, emit),
+        // Only a file can be opened again for a later file's revisit.
+        Some((f, path)) => warc::read_sources(f, gz, name, Some((crawl, path)), emit),
         _ => match read_limited(r, name, MAX_CONTAINER_BYTES) {
-            Ok(bytes) => read_warc(std::io::Cursor::new(bytes), gz, name, emit),
+            Ok(bytes) => warc::read_sources(std::io::Cursor::new(bytes), gz, name, None, emit),
             Err(e) => {
                 emit(Err(e));
             }
         },
     }
-}
-
-fn read_warc<R: Read + std::io::Seek>(
-    r: R,
-    gz: bool,
-    name: &str,
-    emit: &mut dyn FnMut(Result<RawSource>) -> bool,
-) {
-    warc::read_sources(r, gz, name, emit);
 }
 
 fn read_jsonl(

@@ -1,11 +1,13 @@
 //! Web archives as crawlers write them: WARC files (ISO 28500) and the ARC files
 //! before them, plain or gzip-compressed per record. Pages become sources: `response`
 //! records with HTTP 200 HTML or text, `resource` records (the block is the page),
-//! ARC records, and `revisit` records whose earlier payload is in the same file. Every
+//! ARC records, and `revisit` records whose earlier payload is in the same file or in a
+//! file read before it in the same run ([`Crawl`]). Every
 //! other record is named with its offset: damaged ones one by one, ones that hold no
 //! page (requests, images, redirects) for the caller to sum up. Reading goes on after a
 //! damaged record at the next record.
 
+mod crawl;
 mod head;
 mod http;
 mod index;
@@ -13,9 +15,12 @@ mod record;
 mod sources;
 
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 
 use flate2::bufread::GzDecoder;
 
+pub use crawl::Crawl;
+use crawl::Elsewhere;
 use head::{Flavour, is_arc_line, read_line_limited};
 use index::Index;
 use record::{Judged, Record, Revisit, next_record, revisit_not_a_page, shown};
@@ -41,6 +46,8 @@ pub struct WarcResponse {
     pub record_type: String,
     /// For a revisit, the offset of the record whose payload it repeats.
     pub revisit_of: Option<u64>,
+    /// For a revisit of a record in another file, that file.
+    pub revisit_in: Option<String>,
     /// What was wrong but did not stop the payload being read.
     pub warnings: Vec<String>,
 }
@@ -53,7 +60,7 @@ pub enum Skip {
     /// It holds no page (a request, the crawl's description, an image, a redirect); the
     /// reason is a short label such records can be counted by.
     NotAPage,
-    /// A revisit whose earlier payload is not in this file.
+    /// A revisit whose earlier payload is neither in this file nor in one read before.
     Unresolved,
 }
 
@@ -113,6 +120,8 @@ struct Reader<R: Read + Seek> {
     flavour: Flavour,
     /// Record ids and payload digests of responses and resources, to their offsets.
     index: Index,
+    /// The run's other files, and this one's number among them.
+    crawl: Option<(Crawl, u16)>,
 }
 
 impl<R: Read + Seek> Reader<R> {
@@ -146,6 +155,9 @@ impl<R: Read + Seek> Reader<R> {
     fn finish(&mut self, judged: Judged, offset: u64) -> WarcItem {
         for k in &judged.keys {
             self.index.insert(k, offset);
+            if let Some((crawl, file)) = &self.crawl {
+                crawl.insert(*file, k, offset);
+            }
         }
         let skipped = |reason, skip| WarcItem::Skipped {
             offset,
@@ -156,8 +168,9 @@ impl<R: Read + Seek> Reader<R> {
             Record::Page(p) => WarcItem::Response(p),
             Record::Skip(reason, skip) => skipped(reason, skip),
             Record::Revisit(v) => match self.resolve(&v) {
-                Ok(mut p) => {
+                Ok((mut p, elsewhere)) => {
                     p.revisit_of = Some(p.offset);
+                    p.revisit_in = elsewhere.map(|e| crate::quoted_path(&e.path));
                     p.offset = offset;
                     p.target_uri = v.uri;
                     p.date = v.date;
@@ -171,17 +184,27 @@ impl<R: Read + Seek> Reader<R> {
         }
     }
 
-    /// The page an earlier record of this file holds for a revisit, or why there is none.
-    fn resolve(&mut self, v: &Revisit) -> Result<WarcResponse, (String, Skip)> {
+    /// The page an earlier record holds for a revisit (with the other file it is in, if
+    /// it is not in this one), or why there is none.
+    fn resolve(
+        &mut self,
+        v: &Revisit,
+    ) -> Result<(WarcResponse, Option<Elsewhere>), (String, Skip)> {
         let found = v.keys.iter().find_map(|k| Some((k, self.index.get(k)?)));
         let Some((key, at)) = found else {
+            if let Some(got) = self.resolve_elsewhere(v) {
+                return got;
+            }
             if let Some(label) = revisit_not_a_page(v) {
                 return Err((label, Skip::NotAPage));
             }
             let named = if v.keys.is_empty() {
                 "it names no earlier record or payload digest".to_string()
             } else {
-                format!("{} is not in this file", shown(&v.keys.join(", "), 512))
+                format!(
+                    "{} is not in this file nor in one read before it",
+                    shown(&v.keys.join(", "), 512)
+                )
             };
             return Err((
                 format!(
@@ -203,27 +226,70 @@ impl<R: Read + Seek> Reader<R> {
                 Skip::Damaged,
             ));
         }
-        let unresolved = |why: String| {
-            Err((
-                format!(
-                    "{}: the record it revisits, at offset {at}, {why}",
-                    shown(&v.uri, 2048)
-                ),
-                Skip::Unresolved,
-            ))
-        };
-        match earlier {
-            Ok(Some(j)) if j.keys.contains(key) => match j.record {
-                Record::Page(p) => Ok(p),
-                Record::Skip(label, Skip::NotAPage) => {
-                    Err((format!("revisit of a {label}"), Skip::NotAPage))
+        earlier_page(earlier, key, &v.uri, &format!("at offset {at}")).map(|p| (p, None))
+    }
+
+    /// The page a record of a file read before this one holds for a revisit, or why
+    /// there is none; `None` when no such file holds a record it names.
+    #[allow(clippy::type_complexity)]
+    fn resolve_elsewhere(
+        &self,
+        v: &Revisit,
+    ) -> Option<Result<(WarcResponse, Option<Elsewhere>), (String, Skip)>> {
+        let (crawl, me) = self.crawl.as_ref()?;
+        let (key, e) = v.keys.iter().find_map(|k| Some((k, crawl.find(k, *me)?)))?;
+        let place = format!("at offset {} of {}", e.offset, crate::quoted_path(&e.path));
+        let earlier = match std::fs::File::open(&e.path) {
+            Ok(f) => {
+                let mut other = Reader {
+                    r: Counting {
+                        inner: BufReader::new(f),
+                        pos: 0,
+                    },
+                    gz: e.gz,
+                    flavour: Flavour::Unknown,
+                    index: Index::default(),
+                    crawl: None,
+                };
+                if other.r.seek_to(e.offset) {
+                    other.read_one()
+                } else {
+                    Err("cannot seek".into())
                 }
-                Record::Skip(why, _) => unresolved(format!("cannot be read ({why})")),
-                Record::Revisit(_) => unresolved("is a revisit itself".into()),
-            },
-            Ok(_) => unresolved("is not the one it names".into()),
-            Err(why) => unresolved(format!("cannot be read ({why})")),
-        }
+            }
+            Err(err) => Err(format!("cannot be opened again: {err}")),
+        };
+        Some(earlier_page(earlier, key, &v.uri, &place).map(|p| (p, Some(e))))
+    }
+}
+
+/// The page of the record a revisit names, read at `place`, or why it gives none.
+fn earlier_page(
+    earlier: Result<Option<Judged>, String>,
+    key: &str,
+    uri: &str,
+    place: &str,
+) -> Result<WarcResponse, (String, Skip)> {
+    let unresolved = |why: String| {
+        Err((
+            format!(
+                "{}: the record it revisits, {place}, {why}",
+                shown(uri, 2048)
+            ),
+            Skip::Unresolved,
+        ))
+    };
+    match earlier {
+        Ok(Some(j)) if j.keys.iter().any(|k| k == key) => match j.record {
+            Record::Page(p) => Ok(p),
+            Record::Skip(label, Skip::NotAPage) => {
+                Err((format!("revisit of a {label}"), Skip::NotAPage))
+            }
+            Record::Skip(why, _) => unresolved(format!("cannot be read ({why})")),
+            Record::Revisit(_) => unresolved("is a revisit itself".into()),
+        },
+        Ok(_) => unresolved("is not the one it names".into()),
+        Err(why) => unresolved(format!("cannot be read ({why})")),
     }
 }
 
@@ -232,6 +298,17 @@ impl<R: Read + Seek> Reader<R> {
 /// false. A gzip-per-record file is read member by member, so a damaged member costs
 /// only its record.
 pub fn read_warc<R: Read + Seek>(input: R, gz: bool, emit: &mut dyn FnMut(WarcItem) -> bool) {
+    read_warc_in(input, gz, None, emit);
+}
+
+/// [`read_warc`] of the file at a path, one of a run's `crawl`: its records are noted
+/// there, and its revisits resolved against the files read before it.
+pub(crate) fn read_warc_in<R: Read + Seek>(
+    input: R,
+    gz: bool,
+    crawl: Option<(&Crawl, &Path)>,
+    emit: &mut dyn FnMut(WarcItem) -> bool,
+) {
     let mut rd = Reader {
         r: Counting {
             inner: BufReader::with_capacity(256 * 1024, input),
@@ -240,6 +317,7 @@ pub fn read_warc<R: Read + Seek>(input: R, gz: bool, emit: &mut dyn FnMut(WarcIt
         gz,
         flavour: Flavour::Unknown,
         index: Index::default(),
+        crawl: crawl.and_then(|(c, path)| Some((c.clone(), c.file(path, gz)?))),
     };
     loop {
         if !gz {

@@ -257,6 +257,97 @@ fn warc_resources_lying_chunks_and_revisits_all_accounted_for() {
     );
 }
 
+/// A crawl split into files: a revisit in the second file whose record is in the first
+/// (gzip per record) is the page of that record, whether the files are named one by one
+/// or as their folder; alone, the second file names what it cannot find.
+#[test]
+fn a_revisit_finds_its_record_in_an_earlier_file_of_the_crawl() {
+    let d = tempfile::tempdir().unwrap();
+    let crawl = d.path().join("crawl");
+    std::fs::create_dir(&crawl).unwrap();
+    let first = [
+        warc("warcinfo", "", "", b"software: a crawler of our own\r\n"),
+        warc(
+            "response",
+            "https://wire.example/2018/ferry.html",
+            "WARC-Record-ID: <urn:uuid:ferry-1>\r\nWARC-Payload-Digest: sha1:FERRYDIGEST\r\n",
+            &http(
+                "text/html",
+                &page(
+                    "A ferry leaves the port of Tartus, Syria, on June 2, 2018. (Photo by Lina Haddad/Sample Wire)",
+                ),
+            ),
+        ),
+    ];
+    let first_path = crawl.join("crawl-00000.warc.gz");
+    std::fs::write(
+        &first_path,
+        first.iter().flat_map(|r| gz(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let second_path = crawl.join("crawl-00001.warc");
+    let second = [
+        warc(
+            "revisit",
+            "https://wire.example/2018/ferry-amp.html",
+            "WARC-Refers-To: <urn:uuid:ferry-1>\r\nWARC-Payload-Digest: sha1:FERRYDIGEST\r\n",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        ),
+        warc(
+            "revisit",
+            "https://wire.example/2018/lost.html",
+            "WARC-Payload-Digest: sha1:INNOFILE\r\n",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n",
+        ),
+    ];
+    std::fs::write(&second_path, second.concat()).unwrap();
+    let first_name = first_path.display().to_string();
+    for (run, args) in [
+        ("folder", vec![crawl.clone()]),
+        ("files", vec![first_path.clone(), second_path.clone()]),
+    ] {
+        let data = d.path().join(run);
+        let out = cairn(&data).arg("ingest").args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert!(out.status.success(), "{run}: {err}");
+        let src = sources(&data);
+        let uris: Vec<&str> = src.iter().map(|s| s.0.as_str()).collect();
+        assert_eq!(
+            uris,
+            [
+                "https://wire.example/2018/ferry.html",
+                "https://wire.example/2018/ferry-amp.html"
+            ],
+            "{run}: {err}"
+        );
+        assert_eq!(src[1].1["record_type"], "revisit", "{run}");
+        assert_eq!(src[1].1["revisit_in"], first_name.as_str(), "{run}");
+        assert_eq!(src[1].1["offset"], 0, "{run}: the revisit's own place");
+        let r = search(&data, "ferry");
+        assert_eq!(
+            r["hits"][0]["occurrences"], 2,
+            "{run}: one caption at two addresses"
+        );
+        assert!(
+            err.contains("sha1:innofile") && err.contains("nor in one read before it"),
+            "{run}: {err}"
+        );
+    }
+    // The second file alone: its revisit's record is nowhere to be read.
+    let data = d.path().join("alone");
+    let out = cairn(&data)
+        .arg("ingest")
+        .arg(&second_path)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(sources(&data).is_empty(), "{err}");
+    assert!(
+        err.contains("urn:uuid:ferry-1") || err.contains("sha1:ferrydigest"),
+        "{err}"
+    );
+}
+
 /// The `warc` fuzz target's seeds hold every shape above, so that fuzzing starts from
 /// inputs that reach the ARC, resource, chunk and revisit code.
 #[test]

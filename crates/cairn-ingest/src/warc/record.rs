@@ -206,6 +206,7 @@ fn page(head: &Head, offset: u64, payload: http::Payload) -> Record {
         body: payload.body,
         record_type: kind.to_string(),
         revisit_of: None,
+        revisit_in: None,
         warnings: payload.warnings,
     })
 }

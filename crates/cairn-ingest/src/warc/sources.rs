@@ -7,7 +7,9 @@ use std::io::{Read, Seek};
 
 use cairn_model::SourceKind;
 
-use super::{Skip, WarcItem, WarcResponse, read_warc};
+use std::path::Path;
+
+use super::{Crawl, Skip, WarcItem, WarcResponse, read_warc_in};
 use crate::{Error, RawSource, sha256_hex};
 
 /// Offsets listed per kind of skipped record before the rest are only counted.
@@ -91,6 +93,9 @@ fn source(file: &str, p: WarcResponse) -> RawSource {
     if let Some(at) = p.revisit_of {
         origin["revisit_of"] = at.into();
     }
+    if let Some(other) = p.revisit_in {
+        origin["revisit_in"] = other.into();
+    }
     if !warnings.is_empty() {
         origin["warnings"] = warnings.into();
     }
@@ -123,16 +128,18 @@ pub(crate) fn origin_warnings(origin: Option<&str>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Reads the WARC or ARC file `name` from `r`, giving `emit` its sources and problems.
+/// Reads the WARC or ARC file `name` from `r`, giving `emit` its sources and problems;
+/// `crawl`: the run it is read in, and its path, when it is a file.
 pub(crate) fn read_sources<R: Read + Seek>(
     r: R,
     gz: bool,
     name: &str,
+    crawl: Option<(&Crawl, &Path)>,
     emit: &mut dyn FnMut(crate::Result<RawSource>) -> bool,
 ) {
     let mut tally = Tally::default();
     let mut go_on = true;
-    read_warc(r, gz, &mut |item| {
+    read_warc_in(r, gz, crawl, &mut |item| {
         go_on = match item {
             WarcItem::Response(p) => emit(Ok(source(name, p))),
             WarcItem::Skipped {

@@ -82,6 +82,7 @@ pub fn run(data: &Path, args: IngestArgs) -> Result<ExitCode> {
             text_field: args.text_field,
             uri_field: Some(args.uri_field),
             date_field: Some(args.date_field),
+            ..cairn_ingest::ReadOptions::default()
         },
         follow_links: args.follow,
         retry_rejected: args.retry_rejected,
