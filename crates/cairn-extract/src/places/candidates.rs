@@ -559,10 +559,19 @@ impl Scan<'_> {
         // A name written in Latin letters is no transliteration of a place whose own
         // name is in Latin letters too: `Brzegi` is not a variant of `Brzeg`.
         let latin = folded.is_ascii();
+        // "Gangwon Province" is no misspelling of `Gnagna`: a name that ends with a kind
+        // word is another spelling of a place whose own name, without such a word, sounds
+        // one letter from it without it (`Maiwand District`, `Maywand`); else the name
+        // is read without the kind word.
+        let bare = without_kind_word(folded);
+        let kinded = folded != bare;
         let (fuzzy, same_sounding): (Vec<PlaceId>, Vec<PlaceId>) = self
             .g
             .fuzzy_folded(folded)
             .iter()
+            .filter(|&&c| {
+                !kinded || within_one_edit(without_kind_word(&self.g.entry(c).folded), bare)
+            })
             .partition(|&&c| !(latin && spelled_in_latin(self.g.country_code(c))));
         if n == 0 {
             // "the town of Tel Tamr" is `Tall Tamr`: a name of several words opened by
@@ -704,4 +713,32 @@ fn next_word_of(text: &str, span: Span) -> &str {
         .next()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .unwrap_or_default()
+}
+
+/// A name of several words without its last when that is a word for a kind of place
+/// (`province`, `district`, `village`).
+fn without_kind_word(folded: &str) -> &str {
+    match folded.rsplit_once(' ') {
+        Some((head, last))
+            if kind_hint(last).is_some()
+                || admin_kind(last).is_some()
+                || is_settlement_word(last) =>
+        {
+            head
+        }
+        _ => folded,
+    }
+}
+
+/// Whether two names are the same but for at most one letter left out, added or changed.
+fn within_one_edit(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let pre = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suf = a[pre..]
+        .iter()
+        .rev()
+        .zip(b[pre..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.len() - pre - suf <= 1 && b.len() - pre - suf <= 1
 }

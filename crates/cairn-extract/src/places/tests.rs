@@ -587,3 +587,21 @@ fn date_headings_and_photo_sentences() {
         "DE",
     );
 }
+
+#[test]
+fn a_kind_word_after_a_name_is_no_part_of_a_misspelling() {
+    // `Gangwon Province` is not read as a misspelling of another country's district: the
+    // province qualifies the town, whose namesake in another province is not meant.
+    let (_, reason) = assert_scene(
+        "Soldiers clear snow from a road in Goseong, Gangwon Province, on Jan. 9, 2021. (Photo by Jane Roe/Sample Wire)",
+        "Kosong",
+        "KR",
+    );
+    assert!(reason.contains("Goseong"), "{reason}");
+    // A kind word that the place's own name carries is still read with it.
+    assert_scene(
+        "A patrol crosses a dry riverbed in Maiwand District, Kandahar province, on May 2, 2012. (Photo by Jane Roe/Sample Wire)",
+        "Maywand",
+        "AF",
+    );
+}
