@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use cairn_gazetteer::Gazetteer;
+use cairn_gazetteer::{Gazetteer, reader_name};
 use cairn_model::{Credit, Place, PlaceKind, Precision, Record};
 use cairn_store::ExportedCaption;
 
@@ -438,7 +438,8 @@ fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Vec<String> {
         text_cell(event_type.to_string()),
         text_cell(sub_event),
         String::new(),
-        t(loc.map(|l| l.name.clone())),
+        // The place as readers write it; the gazetteer's id is in the CSV export.
+        t(loc.map(|l| reader_name(&l.name, &l.text).to_string())),
         t(loc.and_then(|l| l.admin1.clone())),
         t(loc
             .and_then(|l| l.country.as_deref())
@@ -563,7 +564,7 @@ fn xmp_attrs(
             l.kind,
             PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
         ) {
-            attr("photoshop:City", &l.name);
+            attr("photoshop:City", reader_name(&l.name, &l.text));
         }
         if let Some(a) = &l.admin1 {
             attr("photoshop:State", a);
@@ -628,7 +629,7 @@ fn location_shown(body: &mut String, l: &Place, country: Option<&(&str, String)>
         l.kind,
         PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
     ) {
-        field("Iptc4xmpExt:City", &l.name);
+        field("Iptc4xmpExt:City", reader_name(&l.name, &l.text));
     }
     if let Some(a) = &l.admin1 {
         field("Iptc4xmpExt:ProvinceState", a);

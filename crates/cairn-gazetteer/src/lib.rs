@@ -22,7 +22,7 @@ use cairn_model::PlaceKind;
 use rayon::prelude::*;
 
 pub use fold::{fold, skeleton};
-pub use lookup::{PlaceMatch, place_matches, place_paths};
+pub use lookup::{PlaceMatch, place_matches, place_paths, reader_name};
 
 const GEONAMES: &[u8] = include_bytes!("../data/geonames.tsv.zst");
 const SUPPLEMENT: &str = include_str!("../data/supplement.tsv");

@@ -75,3 +75,40 @@ pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<St
         })
         .collect()
 }
+
+/// The name a reader knows a located place by: the caption's own words when they spell
+/// the place's name (`Harasta` for the gazetteer's `Ḩarastā`, `Douma` for `Dūmā`),
+/// else the gazetteer's name. The caption's words may name a part or a neighbour of
+/// the place (`southern Gaza`); those keep the gazetteer's name.
+pub fn reader_name<'a>(name: &'a str, caption_words: &'a str) -> &'a str {
+    let words = caption_words.trim();
+    if words.is_empty() || words == name {
+        return name;
+    }
+    let (a, b) = (crate::fold(words), crate::fold(name));
+    // Only a Latin spelling stands for a name written in Latin letters.
+    let latin = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii() || !c.is_alphabetic() || c <= '\u{024F}')
+    };
+    if a == b || (latin(words) && latin(name) && crate::skeleton(&a) == crate::skeleton(&b)) {
+        words
+    } else {
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reader_name;
+
+    #[test]
+    fn a_place_is_named_as_the_caption_spells_it() {
+        assert_eq!(reader_name("Ḩarastā", "Harasta"), "Harasta");
+        assert_eq!(reader_name("Dūmā", "Douma"), "Douma");
+        assert_eq!(reader_name("Aleppo", "Alep"), "Alep");
+        assert_eq!(reader_name("Gaza Strip", "southern Gaza"), "Gaza Strip");
+        assert_eq!(reader_name("Aleppo", "حلب"), "Aleppo");
+        assert_eq!(reader_name("Kyiv", ""), "Kyiv");
+    }
+}

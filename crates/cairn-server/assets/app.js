@@ -1,7 +1,8 @@
 // cairn's page works without this script: every facet, bar and map point is a link.
 // The script adds: dragging across the timeline selects a date range; zoom and pan on
 // the map; a box that filters each facet's full list; a button that copies the
-// search's link; and "/" moves the focus to the search box.
+// search's link; "/" moves the focus to the search box; Space ticks a facet value; and
+// forms leave their empty fields out of the link.
 "use strict";
 
 (function () {
@@ -123,6 +124,23 @@
       ev.preventDefault();
       zoomAt(ev.deltaY < 0 ? 0.8 : 1.25, ...toMap(ev));
     }, { passive: false });
+    // From the keyboard: arrows pan by a fifth of the view, + and - zoom.
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("aria-label", "Map: arrow keys pan, + and - zoom");
+    svg.addEventListener("keydown", (ev) => {
+      if (ev.target !== svg) return;
+      const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+      if (step) {
+        set([view[0] + step[0] * view[2] / 5, view[1] + step[1] * view[3] / 5, view[2], view[3]]);
+      } else if (ev.key === "+" || ev.key === "=") {
+        zoomAt(0.5, ...centre());
+      } else if (ev.key === "-") {
+        zoomAt(2, ...centre());
+      } else {
+        return;
+      }
+      ev.preventDefault();
+    });
     let drag = null;
     svg.addEventListener("pointerdown", (ev) => {
       if (ev.button !== 0) return;
@@ -196,7 +214,30 @@
     });
   }
 
+  // A form sends no empty field: an empty bound or toll is no filter, and the link
+  // stays as short as the search.
+  function dropEmptyFields(form) {
+    form.addEventListener("submit", () => {
+      for (const el of form.querySelectorAll("input[name]")) {
+        if (el.name !== "q" && el.value.trim() === "") el.disabled = true;
+      }
+    });
+    // Back to this page from the next: its fields work again.
+    window.addEventListener("pageshow", () => {
+      for (const el of form.querySelectorAll("input[name]")) el.disabled = false;
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    for (const f of document.querySelectorAll("form.range, form.search")) dropEmptyFields(f);
+    // A facet value is a checkbox: Space ticks it, as it would a real one.
+    document.addEventListener("keydown", (ev) => {
+      const a = ev.target.closest && ev.target.closest("a[role=checkbox]");
+      if (a && ev.key === " ") {
+        ev.preventDefault();
+        a.click();
+      }
+    });
     for (const svg of document.querySelectorAll("svg.bars")) brushTimeline(svg);
     for (const svg of document.querySelectorAll("svg.world[data-view]")) zoomMap(svg);
     for (const d of document.querySelectorAll("details.all")) facetFilter(d);

@@ -78,8 +78,14 @@ pub(crate) async fn export(
         header::CONTENT_TYPE,
         HeaderValue::from_static(format.media_type()),
     );
+    // ACLED rows and plain rows are both CSV: each keeps a name of its own.
+    let stem = if format == cairn_export::Format::AcledCsv {
+        "cairn-acled"
+    } else {
+        "cairn-export"
+    };
     if let Ok(v) = HeaderValue::from_str(&format!(
-        "attachment; filename=\"cairn-export.{}\"",
+        "attachment; filename=\"{stem}.{}\"",
         format.extension()
     )) {
         h.insert(header::CONTENT_DISPOSITION, v);

@@ -465,13 +465,12 @@ fn page_error(e: ApiError) -> Response {
     html_response(status, page::error_page(status.as_u16(), &e.to_string()))
 }
 
-async fn search_page(State(s): State<AppState>, params: Params) -> Response {
-    let p = match params {
-        Ok(p) => p,
-        Err(e) => return page_error(e),
-    };
+/// The search page; a number in its query string that does not read is left out and
+/// named on the page, which keeps the rest of the search.
+async fn search_page(State(s): State<AppState>, uri: axum::http::Uri) -> Response {
+    let (p, dropped) = SearchParams::parse_lenient(uri.query().unwrap_or(""));
     let (a, g) = (s.archive.clone(), s.gazetteer.clone());
-    match heavy(&s, move |stop| page::search_view(&a, &g, p, stop)).await {
+    match heavy(&s, move |stop| page::search_view(&a, &g, p, dropped, stop)).await {
         Ok(v) => html_response(StatusCode::OK, page::search_page(&v)),
         Err(e) => page_error(e),
     }
@@ -528,6 +527,7 @@ async fn source_page(State(s): State<AppState>, Path(raw): Path<String>) -> Resp
 const APP_JS: &str = include_str!("../assets/app.js");
 const APP_CSS: &str = include_str!("../assets/app.css");
 const WORLD_SVG: &str = include_str!("../assets/world.svg");
+const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 
 /// Embedded assets by exact name: nothing is read from disk, so no path can escape.
 async fn asset(Path(name): Path<String>) -> Response {
@@ -535,6 +535,7 @@ async fn asset(Path(name): Path<String>) -> Response {
         "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
         "app.css" => (APP_CSS, "text/css; charset=utf-8"),
         "world.svg" => (WORLD_SVG, "image/svg+xml"),
+        "favicon.svg" => (FAVICON_SVG, "image/svg+xml"),
         _ => return ApiError::NotFound(format!("no asset {name:?}")).into_response(),
     };
     (

@@ -44,7 +44,19 @@ impl SearchParams {
     /// number that does not read is refused with a sentence naming the parameter, and an
     /// empty value (an empty form field) counts as absent.
     pub(crate) fn parse(query: &str) -> ApiResult<SearchParams> {
+        Self::read(query, true).map(|(p, _)| p)
+    }
+
+    /// Reads a query string as the page does: a number that does not read is left out,
+    /// with a sentence saying so, and the rest of the search is kept.
+    pub(crate) fn parse_lenient(query: &str) -> (SearchParams, Vec<String>) {
+        Self::read(query, false).unwrap_or_default()
+    }
+
+    fn read(query: &str, strict: bool) -> ApiResult<(SearchParams, Vec<String>)> {
         let mut p = SearchParams::default();
+        let mut dropped = Vec::new();
+        let d = &mut dropped;
         for (k, v) in form_urlencoded::parse(query.as_bytes()) {
             let v = v.into_owned();
             match k.as_ref() {
@@ -60,10 +72,10 @@ impl SearchParams {
                 "event" => p.event.push(v),
                 "lang" => p.lang.push(v),
                 "source" => p.source.push(v),
-                "limit" => p.limit = number("limit", &v)?,
-                "offset" => p.offset = number("offset", &v)?,
-                "killed_min" => p.killed_min = number("killed_min", &v)?,
-                "zoom" => p.zoom = number("zoom", &v)?,
+                "limit" => p.limit = number("limit", &v, strict, d)?,
+                "offset" => p.offset = number("offset", &v, strict, d)?,
+                "killed_min" => p.killed_min = number("killed_min", &v, strict, d)?,
+                "zoom" => p.zoom = number("zoom", &v, strict, d)?,
                 "from" => p.from = Some(v),
                 "to" => p.to = Some(v),
                 "bbox" => p.bbox = Some(v),
@@ -73,7 +85,7 @@ impl SearchParams {
                 _ => {}
             }
         }
-        Ok(p)
+        Ok((p, dropped))
     }
 }
 
@@ -90,14 +102,30 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for SearchParams {
     }
 }
 
-fn number<T: std::str::FromStr>(name: &str, v: &str) -> ApiResult<Option<T>> {
+/// A number parameter; one that does not read is refused (`strict`) or left out with a
+/// sentence in `dropped`.
+fn number<T: std::str::FromStr>(
+    name: &str,
+    v: &str,
+    strict: bool,
+    dropped: &mut Vec<String>,
+) -> ApiResult<Option<T>> {
     let v = v.trim();
     if v.is_empty() {
         return Ok(None);
     }
-    v.parse().map(Some).map_err(|_| {
-        ApiError::BadRequest(format!("{name} must be a whole number in range, not {v:?}"))
-    })
+    match v.parse() {
+        Ok(n) => Ok(Some(n)),
+        Err(_) if !strict => {
+            dropped.push(format!(
+                "{name} must be a whole number in range, not {v:?}; it was left out of this search."
+            ));
+            Ok(None)
+        }
+        Err(_) => Err(ApiError::BadRequest(format!(
+            "{name} must be a whole number in range, not {v:?}"
+        ))),
+    }
 }
 
 fn flag(v: &Option<String>) -> bool {

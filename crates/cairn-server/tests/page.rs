@@ -273,6 +273,77 @@ async fn a_caption_page_keeps_the_search_and_links_its_fields() {
     );
 }
 
+#[tokio::test]
+async fn query_words_read_as_a_reader_means_them() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    // A lone exclusion: every caption but those.
+    let (_, html) = get(&app, "/?q=-kyiv").await;
+    assert_eq!(total(&html), 3, "{html}");
+    assert!(!html.contains("excluding"), "no engine message: {html}");
+    assert!(!html.contains(r#"<p class="notice""#), "{html}");
+    // Curly quotes are quotes: the words as a phrase, not loose.
+    let (_, html) = get(&app, "/?q=building%20rubble").await;
+    assert_eq!(total(&html), 1);
+    let (_, html) = get(&app, "/?q=%E2%80%9Cbuilding%20rubble%E2%80%9D").await;
+    assert_eq!(total(&html), 0, "a phrase in curly quotes");
+    let (_, html) = get(&app, "/?q=%E2%80%9Crubble%20of%20a%20building%E2%80%9D").await;
+    assert_eq!(total(&html), 1);
+    // An apostrophe inside a word opens no quote.
+    let (_, html) = get(&app, "/?q=Ma%27arrat").await;
+    assert!(!html.contains("left open"), "{html}");
+}
+
+#[tokio::test]
+async fn bad_numbers_and_impossible_filters_are_explained_on_the_page() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    let (s, html) = get(&app, "/?agency=AFP&killed_min=ten&offset=x").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(total(&html), 1, "the rest of the search is kept");
+    assert!(html.contains("killed_min must be a whole number"), "{html}");
+    assert!(html.contains("offset must be a whole number"), "{html}");
+    assert!(html.contains(r#"<span class="key">agency</span> AFP"#));
+    // The API still refuses them.
+    let (s, _) = get(&app, "/api/search?killed_min=ten").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (_, html) = get(&app, "/?lang=xx").await;
+    assert!(
+        html.contains(r#"lang &quot;xx&quot; is not a language"#),
+        "{html}"
+    );
+    let (_, html) = get(&app, "/?event=Picnic").await;
+    assert!(html.contains("is not an event type"), "{html}");
+    let (_, html) = get(&app, "/?from=2020&to=2019-06").await;
+    assert!(
+        html.contains("from 2020 is later than to 2019-06"),
+        "{html}"
+    );
+    let (_, html) = get(&app, "/?from=2016&to=2016").await;
+    assert!(!html.contains("later than"), "one year is a range");
+}
+
+#[tokio::test]
+async fn the_page_has_a_skip_link_a_favicon_and_distinct_export_names() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    let (_, html) = get(&app, "/?q=Aleppo").await;
+    let skip = html
+        .find(r##"<a class="skip" href="#results">"##)
+        .expect("a skip link");
+    let target = html.find(r#"id="results""#).expect("its target");
+    assert!(skip < html.find("data-facet").unwrap() && skip < target);
+    assert!(html.contains(r#"rel="icon""#));
+    let (s, svg) = get(&app, "/assets/favicon.svg").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(svg.starts_with("<svg"));
+    for name in ["cairn-captions.csv", "cairn-acled.csv"] {
+        assert!(html.contains(&format!(r#"download="{name}""#)), "{name}");
+    }
+    let css = get(&app, "/assets/app.css").await.1;
+    assert!(css.contains("[hidden] { display: none !important; }"));
+}
+
 /// One archive for every case of the property.
 fn shared() -> Arc<Archive> {
     static ONE: std::sync::OnceLock<(tempfile::TempDir, Arc<Archive>)> = std::sync::OnceLock::new();

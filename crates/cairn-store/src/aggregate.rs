@@ -3,6 +3,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::busiest::Busiest;
 use crate::days::epoch_date;
 use crate::views::{Bucket, FacetCount, Facets, GeoCell, GeoGrid, Histogram};
 
@@ -30,6 +31,8 @@ pub(crate) struct CellAcc {
     south: f64,
     east: f64,
     north: f64,
+    /// The places most of the cell's matches stand at (see `Busiest`).
+    busiest: Busiest,
 }
 
 impl CellAcc {
@@ -42,10 +45,12 @@ impl CellAcc {
             south: f64::INFINITY,
             east: f64::NEG_INFINITY,
             north: f64::NEG_INFINITY,
+            busiest: Busiest::default(),
         }
     }
 
     fn add(&mut self, lat: f64, lon: f64) {
+        self.busiest.add((lat, lon), 1);
         self.n += 1;
         self.lat += lat;
         self.lon += lon;
@@ -56,6 +61,7 @@ impl CellAcc {
     }
 
     fn merge(&mut self, o: &CellAcc) {
+        self.busiest.merge(&o.busiest);
         self.n += o.n;
         self.lat += o.lat;
         self.lon += o.lon;
@@ -207,11 +213,15 @@ impl Counts {
         let mut cells: Vec<GeoCell> = self
             .cells
             .values()
-            .map(|c| GeoCell {
-                lat: c.lat / c.n as f64,
-                lon: c.lon / c.n as f64,
-                count: c.n,
-                bbox: [c.west, c.south, c.east, c.north],
+            .map(|c| {
+                let (lat, lon) = (c.lat / c.n as f64, c.lon / c.n as f64);
+                GeoCell {
+                    lat,
+                    lon,
+                    count: c.n,
+                    bbox: [c.west, c.south, c.east, c.north],
+                    at: c.busiest.top().map_or([lat, lon], |(a, b)| [a, b]),
+                }
             })
             .collect();
         cells.sort_by(|a, b| {

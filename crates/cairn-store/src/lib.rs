@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 mod aggregate;
+mod busiest;
 mod check;
 mod codec;
 mod days;

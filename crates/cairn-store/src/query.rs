@@ -85,6 +85,29 @@ fn is_not(s: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_whitespace() || c == '('))
 }
 
+/// A query as the grammar should read it: typographic double quotes (`“air strike”`,
+/// `„…“`, `«…»`) are quotes, and an apostrophe inside a word (`Ma'arrat`) is part of
+/// the word, where the grammar would open a single-quoted phrase at it. The word keeps
+/// an apostrophe the analyzers read as they read `'`.
+pub(crate) fn typographic(query: &str) -> String {
+    let chars: Vec<char> = query.chars().collect();
+    let mut out = String::with_capacity(query.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let word = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|c| c.is_alphanumeric())
+        };
+        match c {
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{00AB}' | '\u{00BB}' => {
+                out.push('"')
+            }
+            '\'' if word(i.checked_sub(1)) && word(Some(i + 1)) => out.push('\u{2019}'),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Parses a query into tantivy's tree, its depth checked, with each trailing-`*` term
 /// of one word made a prefix match of that word as the index analyses it (`words`);
 /// `*` after a phrase of several words stays tantivy's phrase prefix.
@@ -97,7 +120,29 @@ pub(crate) fn parse(
     let ast = tantivy::query_grammar::parse_query(query).map_err(|_| {
         Error::Query("a quote, bracket or operator of the query language is left open".into())
     })?;
-    rewrite(ast, text_field, words)
+    rewrite(all_but(ast), text_field, words)
+}
+
+/// A group of exclusions alone (`-gaza`) means every caption but those: the grammar
+/// gives such a group nothing to exclude from, and the engine refuses it.
+fn all_but(ast: UserInputAst) -> UserInputAst {
+    use tantivy::query_grammar::Occur;
+    match ast {
+        UserInputAst::Clause(cs) => {
+            let only_excluded =
+                !cs.is_empty() && cs.iter().all(|(o, _)| *o == Some(Occur::MustNot));
+            let mut cs: Vec<_> = cs.into_iter().map(|(o, c)| (o, all_but(c))).collect();
+            if only_excluded {
+                cs.push((
+                    Some(Occur::Must),
+                    UserInputAst::Leaf(Box::new(UserInputLeaf::All)),
+                ));
+            }
+            UserInputAst::Clause(cs)
+        }
+        UserInputAst::Boost(inner, b) => UserInputAst::Boost(Box::new(all_but(*inner)), b),
+        leaf => leaf,
+    }
 }
 
 fn rewrite(
@@ -211,6 +256,32 @@ pub(crate) fn check_bbox([west, south, east, north]: [f64; 4]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typographic_quotes_are_quotes_and_apostrophes_stay_in_words() {
+        assert_eq!(typographic("“air strike” Gaza"), "\"air strike\" Gaza");
+        assert_eq!(typographic("Ma'arrat al-Numan"), "Ma\u{2019}arrat al-Numan");
+        assert_eq!(typographic("'Aleppo' a'"), "'Aleppo' a'");
+        tantivy::query_grammar::parse_query(&typographic("Ma'arrat")).unwrap();
+    }
+
+    #[test]
+    fn a_lone_exclusion_keeps_everything_else() {
+        let ast = parse("-gaza", "text", &|w| vec![w.to_lowercase()]).unwrap();
+        let UserInputAst::Clause(cs) = ast else {
+            panic!("a clause")
+        };
+        assert!(
+            cs.iter().any(
+                |(_, c)| matches!(c, UserInputAst::Leaf(l) if matches!(**l, UserInputLeaf::All))
+            )
+        );
+        let ast = parse("smoke -gaza", "text", &|w| vec![w.to_lowercase()]).unwrap();
+        let UserInputAst::Clause(cs) = ast else {
+            panic!("a clause")
+        };
+        assert_eq!(cs.len(), 2, "a query with a word to keep is left as it is");
+    }
 
     #[test]
     fn depth_counts_groups_and_nots_but_not_quoted_text() {

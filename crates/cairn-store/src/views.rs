@@ -134,6 +134,9 @@ pub struct GeoCell {
     pub count: u64,
     /// The matches' extent `[west, south, east, north]`, usable as a bbox filter.
     pub bbox: [f64; 4],
+    /// `[latitude, longitude]` of the place most of the cell's matches stand at: one of
+    /// its matches' places, where a group is drawn (their mean may be no place).
+    pub at: [f64; 2],
 }
 
 /// Located matches clustered on a grid.

@@ -218,9 +218,18 @@ fn places_are_found_by_any_of_their_names() {
 #[test]
 fn text_that_is_not_the_query_language_is_searched_as_plain_words() {
     let (_d, a) = archive();
+    // An apostrophe inside a word opens no quote: such words are the query language.
+    for q in ["Ma'arrat al-Numan", "Nu'man"] {
+        let r = search(&a, q, Filters::default());
+        assert_eq!(r.notice, None, "{q:?}");
+        let got: Vec<u8> = r
+            .hits
+            .iter()
+            .map(|h| h.sources[0].uri[5..].parse().unwrap())
+            .collect();
+        assert_eq!(got, [8], "{q:?}");
+    }
     for (q, want) in [
-        ("Ma'arrat al-Numan", vec![8]),
-        ("Nu'man", vec![8]),
         ("(Kyiv", vec![9]),
         ("\"old city", vec![1]),
         ("time: 10", vec![]),

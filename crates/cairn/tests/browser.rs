@@ -4,6 +4,8 @@
 //! the same query and saves a screenshot under target/e2e/.
 
 mod common;
+#[path = "browser/round2.rs"]
+mod round2;
 #[path = "browser/steps.rs"]
 mod steps;
 
@@ -390,8 +392,12 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     steps::variants_are_diffed(&c, &base).await;
     steps::arabic_reads_right_to_left(&c, &base).await;
     steps::places_by_any_name(&c, &base).await;
+    round2::keyboard_reaches_a_caption(&c, &base).await;
+    round2::show_all_box_hides_rows(&c, &base).await;
+    round2::language_is_kept(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
     steps::phone_filters_button(&c, &base).await;
+    round2::phone_shows_results_first(&c, &base).await;
 
     c.close().await.unwrap();
 }

@@ -99,7 +99,9 @@ pub fn find(text: &str) -> Option<Found> {
         }
     }
     let best = groups.into_iter().max_by_key(score)?;
-    let p = best.parsed;
+    let mut p = best.parsed;
+    // `Credit: None`, `(AP Photo/Unknown)`: a form's empty field, not a person.
+    p.people.retain(|n| !placeholder_name(n));
     let mut warnings = Vec::new();
     if p.people.is_empty() && !p.flags.is_empty() {
         let names: Vec<&str> = p.flags.iter().map(CreditFlag::as_str).collect();
@@ -119,6 +121,23 @@ pub fn find(text: &str) -> Option<Found> {
         },
         warnings,
     })
+}
+
+/// A word a credit form writes where it has no name.
+fn placeholder_name(name: &str) -> bool {
+    const PLACEHOLDERS: [&str; 9] = [
+        "none",
+        "unknown",
+        "n/a",
+        "na",
+        "null",
+        "nil",
+        "not available",
+        "unnamed",
+        "-",
+    ];
+    let n = name.trim().trim_end_matches('.');
+    PLACEHOLDERS.iter().any(|p| n.eq_ignore_ascii_case(p))
 }
 
 #[cfg(test)]

@@ -629,3 +629,18 @@ fn story_words_are_not_credits() {
     );
     assert!(find("Iran-aligned Houthi Media Center (HMC) staff film a rally in Sanaa.").is_none());
 }
+
+#[test]
+fn a_placeholder_is_never_a_photographer() {
+    check("A man walks. (AP Photo/None)", &[], Some("AP"), None);
+    let f = find("A boy waits by the road. Credit: Unknown").map(|f| f.credit);
+    assert!(
+        f.as_ref().is_none_or(|c| c.photographers.is_empty()),
+        "{f:?}"
+    );
+    let f = find("A boy waits by the road. Credit: None").map(|f| f.credit);
+    assert!(
+        f.as_ref().is_none_or(|c| c.photographers.is_empty()),
+        "{f:?}"
+    );
+}

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use cairn_gazetteer::reader_name;
 use cairn_model::{Place, Span};
 use cairn_store::{Archive, CaptionView, SourceView};
 use maud::{Markup, PreEscaped, html};
@@ -41,6 +42,17 @@ fn place_evidence(l: &Place) -> Markup {
     }
 }
 
+/// What a credit's flag tells a reader of the photograph.
+fn flag_meaning(flag: &str) -> &'static str {
+    match flag {
+        "handout" => "handed out by a party to the events, not shot by the agency",
+        "pool" => "shot for a pool of news organisations",
+        "file" => "a file photograph, taken earlier than the caption's events",
+        "stringer" => "shot by a freelance stringer",
+        _ => "as the credit states it",
+    }
+}
+
 /// The record's fields; `country` is the location's country by name.
 fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
     let Some(r) = c.record.as_ref() else {
@@ -49,7 +61,10 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
     html! {
         table.record {
             @if let Some(cr) = &r.credit {
-                (field("Credit", html! { span dir="auto" { (cr.raw) } }))
+                (field("Credit", html! {
+                    bdi { (cr.raw) }
+                    @for f in &cr.flags { " " span.badge title=(flag_meaning(f.as_str())) { (f.as_str()) } }
+                }))
                 @if !cr.photographers.is_empty() {
                     (field("Photographers", html! {
                         @for (i, p) in cr.photographers.iter().enumerate() {
@@ -66,7 +81,8 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
             }
             @if let Some(l) = &r.location {
                 (field("Location", html! {
-                    (search_link("place", l.gazetteer_id.as_deref().unwrap_or(&l.name), &l.name))
+                    (search_link("place", l.gazetteer_id.as_deref().unwrap_or(&l.name), reader_name(&l.name, &l.text)))
+                    @if reader_name(&l.name, &l.text) != l.name { span.muted { " (" (l.name) ")" } }
                     @if let Some(a) = &l.admin1 { ", " (a) }
                     @if let Some(cc) = &l.country { ", " (search_link("country", cc, country.unwrap_or(cc))) }
                     span.muted { " (" (l.kind.as_str()) ", " (format!("{:.4}, {:.4}", l.lat, l.lon)) ")" }
@@ -77,7 +93,7 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
                 (field("Places", html! {
                     @for (i, p) in r.places.iter().enumerate() {
                         @if i > 0 { ", " }
-                        (search_link("place", p.gazetteer_id.as_deref().unwrap_or(&p.name), &p.name))
+                        (search_link("place", p.gazetteer_id.as_deref().unwrap_or(&p.name), reader_name(&p.name, &p.text)))
                     }
                 }))
             }

@@ -6,6 +6,7 @@
 use cairn_store::FacetCount;
 use maud::{Markup, html};
 
+use super::names::fold_case;
 use super::{SearchView, State};
 
 /// Values shown before "show all".
@@ -15,16 +16,23 @@ const ALL_VALUES: usize = 1000;
 
 /// One facet value's row: a checkbox-like link that adds or removes the value.
 fn value_row(s: &State, key: &'static str, value: &str, label: &str, count: u64) -> Markup {
-    let on = s.values(key).any(|v| v == value);
+    // The filter ignores case, so a value chosen in another case is this one.
+    let chosen = s.values(key).find(|v| same(v, value));
+    let on = chosen.is_some();
     html! {
         li {
-            a.check href=(s.toggle(key, value)) role="checkbox" aria-checked=(on) data-value=(value) {
+            a.check href=(s.toggle(key, chosen.unwrap_or(value))) role="checkbox" aria-checked=(on) data-value=(value) {
                 span.box aria-hidden="true" {}
                 span.name { (label) }
             }
             span.count { (count) }
         }
     }
+}
+
+/// Whether two values of a filter select the same captions.
+fn same(a: &str, b: &str) -> bool {
+    a == b || a.to_lowercase() == b.to_lowercase()
 }
 
 /// A facet: its first values (and any checked value further down), then all of them
@@ -39,7 +47,7 @@ pub(crate) fn facet_list(
     let mut rows: Vec<(&str, u64)> = values.iter().map(|c| (c.value.as_str(), c.count)).collect();
     // A checked value with no match now stays listed, to be unchecked.
     for v in s.values(key) {
-        if !rows.iter().any(|(x, _)| *x == v) {
+        if !rows.iter().any(|(x, _)| same(x, v)) {
             rows.push((v, 0));
         }
     }
@@ -49,7 +57,7 @@ pub(crate) fn facet_list(
     let first: Vec<&(&str, u64)> = rows
         .iter()
         .enumerate()
-        .filter(|(i, (v, _))| *i < FIRST_VALUES || s.values(key).any(|x| x == *v))
+        .filter(|(i, (v, _))| *i < FIRST_VALUES || s.values(key).any(|x| same(x, v)))
         .map(|(_, r)| r)
         .collect();
     html! {
@@ -128,12 +136,14 @@ pub(crate) fn facets_html(v: &SearchView) -> Markup {
     let s = &v.state;
     let plain = |x: &str| x.to_string();
     let country = |x: &str| v.name_of("country", x);
+    let lang = |x: &str| v.name_of("lang", x);
     html! {
-        (facet_list(s, "Agency", "agency", &f.agency, &plain))
-        (facet_list(s, "Photographer", "photographer", &f.photographer, &plain))
+        (facet_list(s, "Agency", "agency", &fold_case(&f.agency), &plain))
+        (facet_list(s, "Photographer", "photographer", &fold_case(&f.photographer), &plain))
         (place_facet(v))
         (facet_list(s, "Country", "country", &f.country, &country))
         (facet_list(s, "Event type", "event", &f.event_type, &plain))
+        (facet_list(s, "Language", "lang", &f.lang, &lang))
         @if !f.year.is_empty() {
             section.facet data-facet="year" {
                 h3 { "Year" }
@@ -173,21 +183,12 @@ pub(crate) fn active_filters(v: &SearchView) -> Markup {
                 @for (k, val) in filters {
                     li {
                         a href=(s.toggle(k, val)) title="remove this filter" {
-                            span.key { (chip_key(k)) } " " (v.name_of(k, val)) " ✕"
+                            span.key { (v.chip_key(k, val)) } " " (v.name_of(k, val)) " ✕"
                         }
                     }
                 }
                 li { a href=(keep_q.with(&[])) { "clear all" } }
             }
         }
-    }
-}
-
-fn chip_key(k: &str) -> &str {
-    match k {
-        "killed_min" => "killed at least",
-        "bbox" => "in",
-        "event" => "event",
-        other => other,
     }
 }

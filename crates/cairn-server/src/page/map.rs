@@ -18,6 +18,10 @@ pub(crate) const WORLD_VIEW: [f64; 4] = [-180.0, -60.0, 180.0, 85.0];
 /// Views narrower than this (degrees) name places as well as countries.
 const PLACE_LABELS_BELOW: f64 = 30.0;
 
+/// A tap target's radius is at least the view's width over this: 44 px across on a
+/// map 390 px wide, a phone's width.
+const TAP_FRACTION: f64 = 17.0;
+
 /// A name on the map.
 #[derive(Debug, Clone)]
 pub(crate) struct Label {
@@ -69,52 +73,11 @@ pub(crate) fn zoom_for(view: &[f64; 4]) -> u8 {
     z
 }
 
-/// Where each group's point stands: the place most of its captions are at, among the
-/// located captions sampled (`samples`, as latitude and longitude); a group none was
-/// sampled from stands at its grid cell's centre moved inside its captions' extent. A
-/// mean of far-apart places, by contrast, can fall in the sea or another country.
-pub(crate) fn points(grid: &GeoGrid, samples: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    let d = grid.cell_degrees;
-    let key = |lat: f64, lon: f64| {
-        (
-            ((lon + 180.0) / d).floor() as i64,
-            ((lat + 90.0) / d).floor() as i64,
-        )
-    };
-    grid.cells
-        .iter()
-        .map(|c| {
-            let k = key(c.lat, c.lon);
-            let mut counts: Vec<((f64, f64), u32)> = Vec::new();
-            for &(lat, lon) in samples {
-                let inside =
-                    lon >= c.bbox[0] && lon <= c.bbox[2] && lat >= c.bbox[1] && lat <= c.bbox[3];
-                if !inside || key(lat, lon) != k {
-                    continue;
-                }
-                match counts.iter_mut().find(|(p, _)| *p == (lat, lon)) {
-                    Some((_, n)) => *n += 1,
-                    None => counts.push(((lat, lon), 1)),
-                }
-            }
-            // The most frequent place; the first sampled among equals.
-            let best = counts
-                .iter()
-                .fold(None, |b: Option<&((f64, f64), u32)>, x| match b {
-                    Some(b) if b.1 >= x.1 => Some(b),
-                    _ => Some(x),
-                });
-            best.map(|(p, _)| *p).unwrap_or_else(|| cell_centre(c, d))
-        })
-        .collect()
-}
-
-/// The centre of the cell a group falls in, moved inside its captions' extent.
-fn cell_centre(c: &GeoCell, d: f64) -> (f64, f64) {
-    let centre = |v: f64, origin: f64| ((v - origin) / d).floor() * d + origin + d / 2.0;
-    let lon = centre(c.lon, -180.0).clamp(c.bbox[0], c.bbox[2]);
-    let lat = centre(c.lat, -90.0).clamp(c.bbox[1], c.bbox[3]);
-    (lat, lon)
+/// Where each group's point stands: the place most of its captions are at, which the
+/// store finds among its members' own places. A mean of far-apart places, by contrast,
+/// can fall in the sea or another country.
+pub(crate) fn points(grid: &GeoGrid) -> Vec<(f64, f64)> {
+    grid.cells.iter().map(|c| (c.at[0], c.at[1])).collect()
 }
 
 /// A round distance about a fifth of the view's width at its middle latitude: the
@@ -141,13 +104,7 @@ fn km_text(km: f64) -> String {
 }
 
 /// The map of located matches.
-pub(crate) fn map(
-    state: &State,
-    grid: &GeoGrid,
-    view: [f64; 4],
-    labels: &[Label],
-    samples: &[(f64, f64)],
-) -> Markup {
+pub(crate) fn map(state: &State, grid: &GeoGrid, view: [f64; 4], labels: &[Label]) -> Markup {
     let [west, south, east, north] = view;
     let w = east - west;
     let vb = format!(
@@ -166,7 +123,7 @@ pub(crate) fn map(
         90.0 - south - (north - south) * 0.05,
     );
     let places_shown = w < PLACE_LABELS_BELOW;
-    let at = points(grid, samples);
+    let at = points(grid);
     html! {
         section.map aria-label="Map of located captions" {
             h3 {
@@ -195,7 +152,7 @@ pub(crate) fn map(
                 @for (c, (lat, lon)) in grid.cells.iter().zip(at.iter().copied()) {
                     @let r = unit * (0.8 + 2.6 * (c.count as f64 / max).sqrt());
                     a.tap href=(state.with(&[("bbox", &cell_box(c))])) tabindex="-1" aria-hidden="true" {
-                        circle.tap cx=(format!("{:.4}", lon + 180.0)) cy=(format!("{:.4}", 90.0 - lat)) r=(format!("{:.4}", r.max(w / 26.0))) {}
+                        circle.tap cx=(format!("{:.4}", lon + 180.0)) cy=(format!("{:.4}", 90.0 - lat)) r=(format!("{:.4}", r.max(w / TAP_FRACTION))) {}
                     }
                 }
                 @for (c, (lat, lon)) in grid.cells.iter().zip(at) {
@@ -309,30 +266,6 @@ mod tests {
     fn zoom_grows_as_the_view_narrows() {
         assert_eq!(zoom_for(&[-180.0, -90.0, 180.0, 90.0]), 0);
         assert!(zoom_for(&[35.0, 32.0, 40.0, 37.0]) >= 5);
-    }
-
-    #[test]
-    fn a_group_stands_at_its_most_common_place_not_at_a_mean() {
-        // Aleppo three times and Nicosia once in one coarse cell: their mean lies in
-        // the sea; the point goes to Aleppo.
-        let (aleppo, nicosia) = ((36.2, 37.16), (35.17, 33.36));
-        let grid = GeoGrid {
-            zoom: 0,
-            cell_degrees: 22.5,
-            cells: vec![GeoCell {
-                lat: (3.0 * aleppo.0 + nicosia.0) / 4.0,
-                lon: (3.0 * aleppo.1 + nicosia.1) / 4.0,
-                count: 4,
-                bbox: [nicosia.1, nicosia.0, aleppo.1, aleppo.0],
-            }],
-            unlocated: 0,
-        };
-        assert_eq!(
-            points(&grid, &[nicosia, aleppo, aleppo, aleppo]),
-            vec![aleppo]
-        );
-        // None sampled: the cell's centre, kept inside the captions' extent.
-        assert_eq!(points(&grid, &[]), vec![(35.17, 33.75)]);
     }
 
     #[test]

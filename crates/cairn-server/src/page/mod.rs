@@ -7,6 +7,7 @@
 mod caption;
 mod facets;
 mod map;
+mod names;
 mod results;
 mod text;
 mod view;
@@ -53,6 +54,7 @@ impl State {
             ("place", &p.place),
             ("country", &p.country),
             ("event", &p.event),
+            ("lang", &p.lang),
         ] {
             for v in vs {
                 put(k, Some(v));
@@ -161,6 +163,7 @@ fn layout(title: &str, header_search: Option<&State>, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · cairn" }
                 link rel="stylesheet" href="/assets/app.css";
+                link rel="icon" type="image/svg+xml" href="/assets/favicon.svg";
                 script src="/assets/app.js" defer {}
             }
             body {

@@ -10,12 +10,13 @@ use super::map::{map, timeline};
 use super::text::{highlighted, legend};
 use super::{PAGE_SIZES, SearchView, State, layout, plural, search_form};
 
-/// The export formats offered for the current search: (format, label).
-const EXPORTS: [(&str, &str); 4] = [
-    ("csv", "CSV"),
-    ("geojson", "GeoJSON"),
-    ("acled-csv", "ACLED CSV"),
-    ("jsonl", "JSON Lines"),
+/// The export formats offered for the current search: (format, label, the name its
+/// file is saved under).
+const EXPORTS: [(&str, &str, &str); 4] = [
+    ("csv", "CSV", "cairn-captions.csv"),
+    ("geojson", "GeoJSON", "cairn-captions.geojson"),
+    ("acled-csv", "ACLED CSV", "cairn-acled.csv"),
+    ("jsonl", "JSON Lines", "cairn-captions.jsonl"),
 ];
 
 /// A hit's fields, each a link to the search filtered on it.
@@ -26,7 +27,7 @@ fn hit_meta(v: &SearchView, r: Option<&Record>) -> Markup {
         @if let Some(d) = &r.date { span.meta-date { (d.value) } }
         @if let Some(l) = &r.location {
             span.meta-place {
-                a href=(s.with(&[("place", l.gazetteer_id.as_deref().unwrap_or(&l.name))])) { (l.name) }
+                a href=(s.with(&[("place", l.gazetteer_id.as_deref().unwrap_or(&l.name))])) { (cairn_gazetteer::reader_name(&l.name, &l.text)) }
                 @if let Some(cc) = &l.country { ", " (v.name_of("country", cc)) }
             }
         }
@@ -56,16 +57,18 @@ fn hit(v: &SearchView, h: &Hit) -> Markup {
         format!("/captions/{}{}", h.id, back)
     };
     html! {
-        li.hit data-id=(h.id) {
-            div.meta { (hit_meta(v, h.record.as_ref())) }
-            p.text dir="auto" { (highlighted(&h.text, h.record.as_ref(), &v.terms)) }
+        // The caption's own link comes first, so that the keyboard reaches it first;
+        // the style shows it last.
+        li.hit data-id=(h.id) { div.hit-body {
             div.prov {
                 a href=(href) { "caption #" (h.id) }
                 " · " (plural(h.sources.len() as u64, "source"))
                 @if let Some(n) = v.variants.get(&h.id) { " · " span.variants { (plural(*n as u64, "variant")) } }
                 " · " (plural(h.occurrences, "occurrence"))
             }
-        }
+            div.meta { (hit_meta(v, h.record.as_ref())) }
+            p.text dir="auto" { (highlighted(&h.text, h.record.as_ref(), &v.terms)) }
+        } }
     }
 }
 
@@ -103,9 +106,9 @@ fn exports(v: &SearchView) -> Markup {
     html! {
         div.exports aria-label="Export this search" {
             "Export: "
-            @for (fmt, label) in EXPORTS {
+            @for (fmt, label, file) in EXPORTS {
                 @let href = if rest.is_empty() { format!("/api/export?format={fmt}") } else { format!("/api/export?format={fmt}&{rest}") };
-                a.button href=(href) download data-format=(fmt) { (label) } " "
+                a.button href=(href) download=(file) data-format=(fmt) { (label) } " "
             }
             a.permalink href=(v.state.with(&[])) { "link to this search" }
             " "
@@ -147,7 +150,7 @@ fn nothing_found(v: &SearchView) -> Markup {
         .filter(|(k, _)| !matches!(*k, "q" | "sort" | "limit"))
         .collect();
     html! {
-        div.empty role="status" {
+        div.empty #results tabindex="-1" role="status" {
             p { strong { "No caption matches this search." } }
             ul {
                 @for (k, val) in &filters {
@@ -173,8 +176,10 @@ pub(crate) fn search_page(v: &SearchView) -> Markup {
     let body = html! {
         main.search-page {
             (search_form(s, true))
+            @if v.results.is_some() { a.skip href="#results" { "Skip to results" } }
             (active_filters(v))
             @if let Some(n) = &v.notice { p.notice role="status" { (n) } }
+            @for w in &v.warnings { p.notice.warning role="status" { (w) } }
             @if let Some(e) = &v.error { p.error role="alert" { (e) } }
             @if let Some(r) = &v.results {
                 a.filters-toggle href="#filters" { "Filters" }
@@ -186,14 +191,14 @@ pub(crate) fn search_page(v: &SearchView) -> Markup {
                     div.main {
                         div.viz {
                             @if let Some(h) = &r.histogram { (timeline(s, h)) }
-                            @if let Some((grid, view)) = &v.map { (map(s, grid, *view, &v.labels, &v.samples)) }
+                            @if let Some((grid, view)) = &v.map { (map(s, grid, *view, &v.labels)) }
                         }
                         (total_line(v, r))
                         (exports(v))
                         @if r.total == 0 { (nothing_found(v)) }
                         @else {
                             (legend())
-                            ol.hits start=(v.offset + 1) {
+                            ol.hits #results tabindex="-1" start=(v.offset + 1) {
                                 @for h in &r.hits { (hit(v, h)) }
                             }
                         }

@@ -11,7 +11,7 @@ use super::map::{Label, fit, zoom_for};
 use super::{PAGE_SIZE, State};
 use crate::{ApiError, ApiResult, MAX_LIMIT, SearchParams};
 
-/// Located captions sampled to place each map point at its most common place.
+/// Located captions sampled to name the map's places.
 const MAP_SAMPLE: usize = MAX_LIMIT;
 /// Country and place names drawn on the map at most.
 const MAP_LABELS: usize = 14;
@@ -26,13 +26,14 @@ pub(crate) struct SearchView {
     pub error: Option<String>,
     /// A friendly line about how the search was read.
     pub notice: Option<String>,
+    /// Lines about parameters that were corrected or can match nothing.
+    pub warnings: Vec<String>,
     pub offset: usize,
     pub limit: usize,
     /// The sort in force (`relevance`, `-date` or `date`).
     pub sort: &'static str,
     pub map: Option<(GeoGrid, [f64; 4])>,
     pub labels: Vec<Label>,
-    pub samples: Vec<(f64, f64)>,
     /// The place facet: (gazetteer id, name, count).
     pub places: Vec<(String, String, u64)>,
     /// With one place chosen: its way up, outermost first, as (id, name).
@@ -45,17 +46,48 @@ pub(crate) struct SearchView {
 }
 
 impl SearchView {
+    /// The word a filter's chip opens with: what it filters on, a place by its kind.
+    pub fn chip_key(&self, key: &'static str, value: &str) -> String {
+        if key == "place" {
+            if let Some(k) = self.names.get(&("place_kind", value.to_string())) {
+                return k.clone();
+            }
+        }
+        match key {
+            "killed_min" => "killed at least",
+            "bbox" => "in",
+            "lang" => "language",
+            other => other,
+        }
+        .to_string()
+    }
+
     /// The name a filter value reads as: a place or country by its name, a box as
     /// "map area", anything else as it is.
     pub fn name_of(&self, key: &'static str, value: &str) -> String {
         if key == "bbox" {
-            return "map area".into();
+            return match crate::params::parse_bbox(value) {
+                Ok([w, so, e, n]) => format!(
+                    "map area {}–{}, {}–{}",
+                    degrees(so, 'N', 'S'),
+                    degrees(n, 'N', 'S'),
+                    degrees(w, 'E', 'W'),
+                    degrees(e, 'E', 'W')
+                ),
+                Err(_) => "map area".into(),
+            };
         }
         self.names
             .get(&(key, value.to_string()))
             .cloned()
             .unwrap_or_else(|| value.to_string())
     }
+}
+
+/// An angle as the page writes a box's edge: `36.2°N`, `4.5°W`.
+fn degrees(v: f64, plus: char, minus: char) -> String {
+    let side = if v < 0.0 { minus } else { plus };
+    format!("{:.1}°{side}", v.abs())
 }
 
 /// Every country the gazetteer knows, by ISO code.
@@ -90,18 +122,21 @@ pub(crate) fn search_view(
     archive: &Archive,
     g: &Gazetteer,
     p: SearchParams,
+    dropped: Vec<String>,
     stop: &Stop,
 ) -> ApiResult<SearchView> {
     let state = State::from_params(&p);
     let offset = p.offset.unwrap_or(0);
     let limit = p.limit.unwrap_or(PAGE_SIZE).clamp(1, 100);
     let mut v = SearchView {
-        state,
+        warnings: dropped,
         offset,
         limit,
         terms: super::text::query_terms(&p.q),
         ..SearchView::default()
     };
+    v.warnings.extend(super::names::warnings(&state));
+    v.state = state;
     // An empty query has no relevance: it shows the newest first.
     let sort = p
         .sort
@@ -147,7 +182,7 @@ pub(crate) fn search_view(
     v.facets = results.facets.clone();
     open_facets(&mut v, archive, &req, stop)?;
     map_view(&mut v, archive, g, &req, &results, stop);
-    place_facet(&mut v, archive, g, &req, &results)?;
+    place_facet(&mut v, archive, g, &req)?;
     for h in &results.hits {
         if let Ok(Some(c)) = archive.caption(h.id) {
             v.variants.insert(h.id, c.variants.len());
@@ -166,8 +201,20 @@ fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
     }
     for place in &p.place {
         if let Some(id) = g.best_match(place) {
-            v.names
-                .insert(("place", place.clone()), g.entry(id).name.clone());
+            let e = g.entry(id);
+            v.names.insert(("place", place.clone()), e.name.clone());
+            v.names.insert(
+                ("place_kind", place.clone()),
+                super::names::place_word(e).to_string(),
+            );
+        }
+    }
+    for (code, name) in super::names::LANGUAGES {
+        v.names.insert(("lang", code.to_string()), name.to_string());
+    }
+    for code in &p.lang {
+        if let Some(name) = super::names::language_name(code) {
+            v.names.insert(("lang", code.clone()), name.to_string());
         }
     }
     if let Some(k) = p.killed_min {
@@ -188,11 +235,12 @@ fn open_facets(
     };
     type Pick = fn(&mut cairn_store::Filters) -> &mut Vec<String>;
     type Field = fn(&mut Facets) -> &mut Vec<FacetCount>;
-    let fields: [(Pick, Field); 4] = [
+    let fields: [(Pick, Field); 5] = [
         (|f| &mut f.agency, |x| &mut x.agency),
         (|f| &mut f.photographer, |x| &mut x.photographer),
         (|f| &mut f.country, |x| &mut x.country),
         (|f| &mut f.event, |x| &mut x.event_type),
+        (|f| &mut f.lang, |x| &mut x.lang),
     ];
     for (pick, field) in fields {
         let mut r = req.clone();
@@ -211,8 +259,8 @@ fn open_facets(
     Ok(())
 }
 
-/// The map: a view fitting the located matches, its grid at the matching zoom, the
-/// names to draw, and a sample of located captions to place each point.
+/// The map: a view fitting the located matches, its grid at the matching zoom, and the
+/// names to draw, the places among them from a sample of located captions.
 fn map_view(
     v: &mut SearchView,
     archive: &Archive,
@@ -239,15 +287,22 @@ fn map_view(
         .as_ref()
         .and_then(|r| r.geo.clone())
         .unwrap_or_else(|| coarse.clone());
-    let mut places: Vec<(String, f64, f64, usize)> = Vec::new();
+    // Per place: its name, where it is, its captions, and the name shown (as the
+    // first caption of it spells it).
+    let mut places: Vec<(String, f64, f64, usize, String)> = Vec::new();
     for h in found.iter().flat_map(|r| &r.hits) {
         let Some(l) = h.record.as_ref().and_then(|r| r.location.as_ref()) else {
             continue;
         };
-        v.samples.push((l.lat, l.lon));
         match places.iter_mut().find(|p| p.0 == l.name) {
             Some(p) => p.3 += 1,
-            None => places.push((l.name.clone(), l.lat, l.lon, 1)),
+            None => places.push((
+                l.name.clone(),
+                l.lat,
+                l.lon,
+                1,
+                cairn_gazetteer::reader_name(&l.name, &l.text).to_string(),
+            )),
         }
     }
     let inside =
@@ -281,7 +336,7 @@ fn map_view(
             .filter(|p| inside(p.1, p.2))
             .take(MAP_LABELS)
             .map(|p| Label {
-                name: p.0,
+                name: p.4,
                 lat: p.1,
                 lon: p.2,
                 country: false,
@@ -315,14 +370,14 @@ fn apart(labels: Vec<Label>, font: f64) -> Vec<Label> {
     kept.into_iter().map(|(l, _)| l).collect()
 }
 
-/// The place facet: countries, or with one place chosen the places inside it and its
-/// way up the hierarchy.
+/// The place facet: with one place chosen, the places inside it and its way up the
+/// hierarchy; with one country chosen, the places inside that; else none (the country
+/// facet lists the top level).
 fn place_facet(
     v: &mut SearchView,
     archive: &Archive,
     g: &Gazetteer,
     req: &SearchRequest,
-    results: &SearchResults,
 ) -> ApiResult<()> {
     let named = |list: &[FacetCount]| -> Vec<(String, String, u64)> {
         list.iter()
@@ -347,11 +402,28 @@ fn place_facet(
                 .map(|p| (g.entry(p).id.clone(), g.entry(p).name.clone()))
                 .collect();
         }
-    } else if let Some(f) = &results.facets {
-        v.places = named(&f.place);
+    } else if let ([], [cc]) = (chosen.as_slice(), req.filters.country.as_slice()) {
+        // The top level of places is the countries, which the country facet lists
+        // already; with one country chosen, the places inside it.
+        if let Some(id) = g.country(&cc.to_uppercase()) {
+            let path: Vec<String> = g
+                .path(id)
+                .into_iter()
+                .map(|p| g.entry(p).id.clone())
+                .collect();
+            let mut r = req.clone();
+            r.facets = false;
+            v.places = named(&archive.place_children(&r, &path)?);
+        }
     }
     for (id, name, _) in &v.places {
         v.names.insert(("place", id.clone()), name.clone());
+        if let Some(i) = g.best_match(id) {
+            v.names.insert(
+                ("place_kind", id.clone()),
+                super::names::place_word(g.entry(i)).to_string(),
+            );
+        }
     }
     Ok(())
 }

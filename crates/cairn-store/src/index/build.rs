@@ -152,6 +152,7 @@ impl SearchIndex {
     /// The query of a text: in the query language when it reads as one, else as plain
     /// words with a notice saying so. Never an error for the text alone.
     fn text_query(&self, query: &str) -> Result<(Box<dyn Query>, Option<String>)> {
+        let query = &crate::query::typographic(query);
         match self.language_query(query) {
             Ok(q) => Ok((q, None)),
             Err(Error::Query(why)) => Ok(self.plain_query(query, &why)),

@@ -40,7 +40,8 @@ async fn api_place_names(c: &Client, base: &str, query: &str) -> Vec<String> {
     out
 }
 
-/// Every map point's tap target is at least 24 px across, big enough for a finger.
+/// Every map point's tap target is at least 44 px across on a screen the map spans
+/// 390 px of, big enough for a finger.
 async fn assert_points_tap_sized(c: &Client, what: &str) {
     for tap in c
         .find_all(Locator::Css("svg.world a.tap circle"))
@@ -48,8 +49,15 @@ async fn assert_points_tap_sized(c: &Client, what: &str) {
         .unwrap()
     {
         let size = tap.rectangle().await.unwrap();
+        let map = c
+            .find(Locator::Css("svg.world"))
+            .await
+            .unwrap()
+            .rectangle()
+            .await
+            .unwrap();
         assert!(
-            size.2 >= 24.0,
+            size.2 >= 44.0 * map.2.min(390.0) / 390.0 - 0.5,
             "{what}: a point is {}px across, too small to tap",
             size.2
         );
