@@ -8,6 +8,7 @@ mod clause;
 mod coherence;
 #[cfg(test)]
 mod coherence_tests;
+mod desks;
 mod evidence;
 mod intl;
 #[cfg(test)]
