@@ -628,7 +628,7 @@ impl Scan<'_> {
         let before = self.text[..span.start].trim_end_matches(['«', '"', '“', '„']);
         let (clause_start, words) = words_before(before);
         let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
-        let role = role_of(&word_refs);
+        let role = super::desks::adjusted_role(role_of(&word_refs), &word_refs, name, self.text);
         let cue = word_refs.first().is_some_and(|w| {
             super::lexicon::CUES.contains(w) || is_arabic_cue(w) || super::desks::is_cue(w)
         }) || word_refs

@@ -7,6 +7,7 @@
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::PlaceKind;
 
+use super::cyrillic::{exonym, spellings};
 use super::role::Role;
 
 /// The role a preposition of these languages gives the name after it. Words English
@@ -44,6 +45,23 @@ pub(super) fn genitive_role(before: &[&str]) -> Option<Role> {
         }
     }
     None
+}
+
+/// The role of a mention once what its own language says is read: a Turkish case
+/// suffix (`Manavgat'ta`, in; `Gazze'den`, from) or the Italian `a` of a place (`a
+/// Mitilene`), which English reads as an article.
+pub(super) fn adjusted_role(role: Role, before: &[&str], name: &str, text: &str) -> Role {
+    if role > Role::Bare {
+        return role;
+    }
+    if let Some(r) = super::turkish::suffix_role(name) {
+        return r;
+    }
+    let italian_a = matches!(before.first(), Some(&"a" | &"ad"));
+    if italian_a && crate::lang::detect(text) == Some("it") {
+        return Role::At;
+    }
+    role
 }
 
 /// Whether a word before a name says a place follows.
@@ -92,15 +110,18 @@ pub(super) fn opens_run(g: &Gazetteer, w: &str) -> bool {
 /// by its Latin transliteration, its case ending folded back to the nominative, or a
 /// Turkish name with its case suffix. The folded form looked up comes with them.
 pub(super) fn inflected(g: &Gazetteer, word: &str) -> Option<(String, Vec<PlaceId>)> {
-    if let Some(stem) = turkish_stem(word) {
-        let f = fold(stem);
-        let c = g.exact_folded(&f);
-        return (!c.is_empty()).then(|| (f, c.to_vec()));
-    }
     if !word.chars().any(is_cyrillic) {
-        return None;
+        return super::turkish::inflected(g, word);
     }
     let lower = word.to_lowercase();
+    // `ГЕС`, `ЗСУ`: an abbreviation, no name.
+    let abbreviation = word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !word.chars().any(char::is_lowercase);
+    // `Той`, `Там`: a short word opening a sentence spells some place too.
+    let short = lower.chars().count() < 4;
+    if (abbreviation || short) && exonym(&lower).is_none() {
+        return None;
+    }
     if is_adjective(&lower) {
         return None;
     }
@@ -132,7 +153,9 @@ pub(super) fn inflected(g: &Gazetteer, word: &str) -> Option<(String, Vec<PlaceI
                 .exact_folded(&f)
                 .iter()
                 .copied()
-                .filter(|&id| known_enough(g, id) && sounds_near(&g.entry(id).folded, &f))
+                .filter(|&id| {
+                    known_enough(g, id) && sounds_near(&g.entry(id).folded, &f) && spelt_so(g, id)
+                })
                 .collect();
             let Some(weight) = c.iter().map(|&id| weight(g, id)).max() else {
                 continue;
@@ -175,6 +198,7 @@ fn by_skeleton(g: &Gazetteer, lower: &str) -> Option<(String, Vec<PlaceId>)> {
             for &id in g.fuzzy_folded(&f) {
                 let w = weight(g, id);
                 if sounds_near(&g.entry(id).folded, &f)
+                    && writes_cyrillic(g, id)
                     && w >= 20_000
                     && best.is_none_or(|(bw, _)| w > bw)
                 {
@@ -193,6 +217,21 @@ fn by_skeleton(g: &Gazetteer, lower: &str) -> Option<(String, Vec<PlaceId>)> {
 fn sounds_near(own: &str, spelling: &str) -> bool {
     own.chars().take(3).eq(spelling.chars().take(3))
         && own.chars().count().abs_diff(spelling.chars().count()) <= 2
+}
+
+/// Whether a place may be meant by a Cyrillic name spelt out letter by letter: one in a
+/// country that writes Cyrillic, or a place known well enough abroad to have a Cyrillic
+/// name of its own (a common word, `День`, spells some small town elsewhere).
+fn spelt_so(g: &Gazetteer, id: PlaceId) -> bool {
+    writes_cyrillic(g, id) || weight(g, id) >= 100_000
+}
+
+/// Whether a place lies in a country that writes Cyrillic.
+fn writes_cyrillic(g: &Gazetteer, id: PlaceId) -> bool {
+    const CYRILLIC_COUNTRIES: &[&str] = &[
+        "UA", "RU", "BY", "KZ", "KG", "TJ", "MN", "BG", "RS", "MK", "ME", "BA",
+    ];
+    CYRILLIC_COUNTRIES.contains(&g.entry(id).country.as_str())
 }
 
 /// How well-known a place is: a country or a province counts as a city of a million.
@@ -229,16 +268,6 @@ fn is_cyrillic(c: char) -> bool {
 fn known_enough(g: &Gazetteer, id: PlaceId) -> bool {
     let e = g.entry(id);
     e.population >= 2_000 || !matches!(e.kind, PlaceKind::Town)
-}
-
-/// The part of a Turkish name before the apostrophe that joins a case suffix to it
-/// (`Hatay'da`, `Gazze'nin`, `Polatlı’da`).
-fn turkish_stem(word: &str) -> Option<&str> {
-    let (stem, suffix) = word.split_once(['\'', '’'])?;
-    let suffix_ok = (1..=6).contains(&suffix.chars().count())
-        && suffix.chars().all(|c| c.is_lowercase())
-        && !suffix.starts_with('s');
-    (suffix_ok && stem.chars().count() >= 3 && !stem.chars().any(is_cyrillic)).then_some(stem)
 }
 
 /// Case endings of Russian and Ukrainian nouns, longest first.
@@ -297,104 +326,6 @@ fn closed_syllable(stem: &str) -> Option<String> {
     Some(out)
 }
 
-/// The Latin spellings of a lower-case Cyrillic name: as Russian and as Ukrainian are
-/// romanised (the systems of the United Nations' gazetteers and of Ukraine's own law).
-fn spellings(name: &str) -> Vec<String> {
-    let mut out = vec![romanised(name, false)];
-    let uk = romanised(name, true);
-    if uk != out[0] {
-        out.push(uk);
-    }
-    out
-}
-
-fn romanised(name: &str, ukrainian: bool) -> String {
-    let mut s = String::with_capacity(name.len());
-    for c in name.chars() {
-        let l = match c {
-            'а' => "a",
-            'б' => "b",
-            'в' => "v",
-            'г' if ukrainian => "h",
-            'г' => "g",
-            'ґ' => "g",
-            'д' => "d",
-            'е' | 'ё' | 'э' => "e",
-            'є' => "ye",
-            'ж' => "zh",
-            'з' => "z",
-            'и' if ukrainian => "y",
-            'и' | 'і' => "i",
-            'ї' => "i",
-            'й' => "y",
-            'к' => "k",
-            'л' => "l",
-            'м' => "m",
-            'н' => "n",
-            'о' => "o",
-            'п' => "p",
-            'р' => "r",
-            'с' => "s",
-            'т' => "t",
-            'у' => "u",
-            'ф' => "f",
-            'х' => "kh",
-            'ц' => "ts",
-            'ч' => "ch",
-            'ш' => "sh",
-            'щ' if ukrainian => "shch",
-            'щ' => "shch",
-            'ы' => "y",
-            'ь' | 'ъ' | '\'' | '’' | 'ʼ' => "",
-            'ю' => "yu",
-            'я' => "ya",
-            _ => {
-                s.push(c);
-                continue;
-            }
-        };
-        s.push_str(l);
-    }
-    s
-}
-
-/// Places Russian and Ukrainian name by words of their own rather than a spelling of
-/// the local name, in the nominative: the Latin name the gazetteer holds.
-fn exonym(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "рим" => "Rome",
-        "париж" => "Paris",
-        "варшава" => "Warsaw",
-        "вашингтон" => "Washington",
-        "нью-йорк" => "New York City",
-        "пекин" | "пекін" => "Beijing",
-        "стамбул" => "Istanbul",
-        "дамаск" => "Damascus",
-        "иерусалим" | "єрусалим" => "Jerusalem",
-        "бейрут" => "Beirut",
-        "каир" | "каїр" => "Cairo",
-        "тегеран" => "Tehran",
-        "ухань" => "Wuhan",
-        "брюссель" => "Brussels",
-        "ватикан" => "Vatican City",
-        "вена" | "відень" => "Vienna",
-        "прага" => "Prague",
-        "афины" | "афіни" => "Athens",
-        "лиссабон" | "лісабон" => "Lisbon",
-        "женева" => "Geneva",
-        "мюнхен" => "Munich",
-        "кёльн" | "кельн" => "Cologne",
-        "мехико" => "Mexico City",
-        "асунсьон" => "Asuncion",
-        "анкара" => "Ankara",
-        "газа" => "Gaza",
-        "донбасс" | "донбас" => "Donbas",
-        "крым" | "крим" => "Crimea",
-        "крещатик" => "Khreshchatyk",
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,22 +362,5 @@ mod tests {
         ] {
             assert!(!is_adjective(w), "{w}");
         }
-    }
-
-    #[test]
-    fn both_romanisations() {
-        assert_eq!(spellings("харків"), vec!["kharkiv".to_string()]);
-        assert_eq!(
-            spellings("чернигов"),
-            vec!["chernigov".to_string(), "chernyhov".to_string()]
-        );
-    }
-
-    #[test]
-    fn turkish_suffixes() {
-        assert_eq!(turkish_stem("Hatay'da"), Some("Hatay"));
-        assert_eq!(turkish_stem("Moskova’daki"), Some("Moskova"));
-        assert_eq!(turkish_stem("Hatay"), None);
-        assert_eq!(turkish_stem("O'Reilly"), None);
     }
 }

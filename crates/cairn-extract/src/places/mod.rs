@@ -8,6 +8,7 @@ mod clause;
 mod coherence;
 #[cfg(test)]
 mod coherence_tests;
+mod cyrillic;
 mod desks;
 mod evidence;
 mod intl;
@@ -31,6 +32,7 @@ mod spot;
 #[cfg(test)]
 mod tests;
 mod tokens;
+mod turkish;
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{Place, PlaceKind, Span};

@@ -52,7 +52,7 @@ pub fn patterns() -> Vec<Pattern> {
         ),
         pattern(
             after(
-                r"sono\s+mort[ie]|sono\s+stat[ie]\s+uccis[ie]|uccidendo|ferendone|ferendo|uccis[eoi]|morirono",
+                r"sono\s+mort[ie]|sono\s+stat[ie]\s+uccis[ie]|uccidendo|ferendone|ferendo|uccis[eoi]|morirono|(?:causato|provocato)\s+la\s+morte\s+di",
                 IT_HEDGE,
                 &it,
             ),
