@@ -389,7 +389,10 @@ impl Scan<'_> {
         if fuzzy_from == 0 {
             let found = super::intl::inflected(self.g, name, &folded)
                 .map(|(f, c)| (f, c.to_vec()))
-                .or_else(|| super::desks::inflected(self.g, name));
+                .or_else(|| {
+                    let after = &self.text[toks[end].span.end..];
+                    super::desks::inflected(self.g, name, after)
+                });
             if let Some((f, c)) = found {
                 fuzzy_from = c.len();
                 (folded, candidates) = (f, c);
@@ -628,7 +631,9 @@ impl Scan<'_> {
         let before = self.text[..span.start].trim_end_matches(['«', '"', '“', '„']);
         let (clause_start, words) = words_before(before);
         let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
-        let role = super::desks::adjusted_role(role_of(&word_refs), &word_refs, name, self.text);
+        let after = &self.text[span.end..];
+        let role =
+            super::desks::adjusted_role(role_of(&word_refs), &word_refs, name, after, self.text);
         let cue = word_refs.first().is_some_and(|w| {
             super::lexicon::CUES.contains(w) || is_arabic_cue(w) || super::desks::is_cue(w)
         }) || word_refs

@@ -41,20 +41,33 @@ pub(super) fn genitive_role(before: &[&str]) -> Option<Role> {
             }
         }
         if !cyrillic_word(w) {
-            return None;
+            break;
         }
     }
-    None
+    // `наслідки обстрілу Покровська`: a name in an oblique case after a noun is that
+    // noun's place, as `of X` is in English.
+    before
+        .first()
+        .is_some_and(|w| cyrillic_word(w))
+        .then_some(Role::Weak)
 }
 
 /// The role of a mention once what its own language says is read: a Turkish case
-/// suffix (`Manavgat'ta`, in; `Gazze'den`, from) or the Italian `a` of a place (`a
-/// Mitilene`), which English reads as an article.
-pub(super) fn adjusted_role(role: Role, before: &[&str], name: &str, text: &str) -> Role {
+/// suffix on the name or on the kind word after it (`Manavgat'ta`, in; `Gazze'den`,
+/// from; `Eyüpsultan ilçesinde`, in) or the Italian `a` of a place (`a Mitilene`),
+/// which English reads as an article. `after` is the text after the mention.
+pub(super) fn adjusted_role(
+    role: Role,
+    before: &[&str],
+    name: &str,
+    after: &str,
+    text: &str,
+) -> Role {
     if role > Role::Bare {
         return role;
     }
-    if let Some(r) = super::turkish::suffix_role(name) {
+    if let Some(r) = super::turkish::suffix_role(name).or_else(|| super::turkish::kind_role(after))
+    {
         return r;
     }
     let italian_a = matches!(before.first(), Some(&"a" | &"ad"));
@@ -103,15 +116,23 @@ pub(super) fn opens_run(g: &Gazetteer, w: &str) -> bool {
     ) || is_kind_noun(w)
         // `Жители Донецка`: a Cyrillic sentence's first word, capitalised, that names no
         // place is no part of the name after it.
-        || w.chars().any(is_cyrillic) && inflected(g, w).is_none()
+        || w.chars().any(is_cyrillic) && inflected(g, w, "").is_none()
 }
 
 /// The places of a name the gazetteer holds only in another spelling: a Cyrillic name
 /// by its Latin transliteration, its case ending folded back to the nominative, or a
 /// Turkish name with its case suffix. The folded form looked up comes with them.
-pub(super) fn inflected(g: &Gazetteer, word: &str) -> Option<(String, Vec<PlaceId>)> {
+pub(super) fn inflected(g: &Gazetteer, word: &str, after: &str) -> Option<(String, Vec<PlaceId>)> {
     if !word.chars().any(is_cyrillic) {
         return super::turkish::inflected(g, word);
+    }
+    // `Київська область`, `Киевской области`: a region named by its adjective.
+    let unit = ["област", "обл.", "район", "округ", "край", "краю"];
+    if unit
+        .iter()
+        .any(|u| after.trim_start().to_lowercase().starts_with(u))
+    {
+        return None;
     }
     let lower = word.to_lowercase();
     // `ГЕС`, `ЗСУ`: an abbreviation, no name.
@@ -224,6 +245,13 @@ fn sounds_near(own: &str, spelling: &str) -> bool {
 /// name of its own (a common word, `День`, spells some small town elsewhere).
 fn spelt_so(g: &Gazetteer, id: PlaceId) -> bool {
     writes_cyrillic(g, id) || weight(g, id) >= 100_000
+}
+
+/// Whether a place is named in the script of its own country (`Покровська` of Pokrovsk):
+/// a caption written so is written where the place is, and names no foreign town in
+/// passing.
+pub(super) fn in_its_own_script(g: &Gazetteer, text: &str, id: PlaceId) -> bool {
+    text.chars().any(is_cyrillic) && writes_cyrillic(g, id)
 }
 
 /// Whether a place lies in a country that writes Cyrillic.

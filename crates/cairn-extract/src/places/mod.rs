@@ -410,6 +410,7 @@ impl<'g> Resolver<'g> {
             )
             && e.population < 100_000
             && !named(&e.country)
+            && !desks::in_its_own_script(self.g, &m.text, c)
     }
 
     /// Whether the run of capitals `span`, beginning at token `i`, follows a locative

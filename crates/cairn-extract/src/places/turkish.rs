@@ -45,6 +45,29 @@ pub(super) fn suffix_role(word: &str) -> Option<Role> {
     })
 }
 
+/// The role the kind word after a name gives it, by its case suffix: `Eyüpsultan
+/// ilçesinde` (in the district of), `Refah kentine` (to the city of), `Gazze kentinin`
+/// (of the city of).
+pub(super) fn kind_role(after: &str) -> Option<Role> {
+    let word = after.split_whitespace().next()?;
+    let word = word.trim_end_matches(|c: char| !c.is_alphabetic());
+    const KINDS: &[&str] = &[
+        "ilçe", "kent", "il", "köy", "mahalle", "belde", "şehr", "kasaba",
+    ];
+    let kind = KINDS.iter().find(|k| word.starts_with(*k))?;
+    let rest = &word[kind.len()..];
+    // The possessive (`-si`, `-i`, `-ni`) and then the case: `ilçe-si-nde`, `kent-i-ne`.
+    let case = ["sin", "si", "in", "i", "ün", "ü", "nin", "n"]
+        .iter()
+        .find_map(|p| rest.strip_prefix(p))?;
+    Some(match case.trim_end_matches("ki") {
+        "de" | "da" | "nde" | "nda" => Role::In,
+        "e" | "a" | "ne" | "na" => Role::In,
+        "den" | "dan" | "nden" | "ndan" => Role::Origin,
+        _ => Role::Weak,
+    })
+}
+
 /// Turkish names of places and countries the gazetteer holds under their English name.
 fn exonym(lower: &str) -> Option<&'static str> {
     Some(match lower {
@@ -104,6 +127,16 @@ mod tests {
         assert_eq!(suffix_role("Gazze'den"), Some(Role::Origin));
         assert_eq!(suffix_role("Gazze'nin"), Some(Role::Weak));
         assert_eq!(suffix_role("Gaza"), None);
+    }
+
+    #[test]
+    fn kind_words_after_a_name() {
+        assert_eq!(kind_role(" ilçesinde kar yağışı"), Some(Role::In));
+        assert_eq!(kind_role(" ilçesindeki Rıza Bey"), Some(Role::In));
+        assert_eq!(kind_role(" kentine sığınan"), Some(Role::In));
+        assert_eq!(kind_role(" kentinin Şucaiyye"), Some(Role::Weak));
+        assert_eq!(kind_role(" kentinden gelen"), Some(Role::Origin));
+        assert_eq!(kind_role(" yağışı"), None);
     }
 
     #[test]
