@@ -379,3 +379,58 @@ fn an_archive_indexed_by_the_old_schema_opens_and_is_rebuilt() {
     let r = Archive::open_reader(dir.path()).unwrap();
     assert_eq!(found(&r, "Angriffe"), [4]);
 }
+
+/// Captions of the later desks, in our own words.
+fn later_desks() -> (tempfile::TempDir, ArchiveWriter) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let sources = [
+        caption(
+            1,
+            "Жители разбирают завалы в Харькове после обстрела.",
+            "ru",
+            None,
+        ),
+        caption(
+            2,
+            "Рятувальники працюють у Харкові після обстрілу.",
+            "uk",
+            None,
+        ),
+        caption(
+            3,
+            "Soccorritori tra le macerie dopo i bombardamenti.",
+            "it",
+            None,
+        ),
+        caption(
+            4,
+            "Moradores observam os estragos após os bombardeios.",
+            "pt",
+            None,
+        ),
+        caption(
+            5,
+            "Antakya'da enkaz kaldırma çalışmaları sürüyor.",
+            "tr",
+            None,
+        ),
+    ];
+    a.write_batch(&sources).unwrap();
+    (dir, a)
+}
+
+#[test]
+fn the_later_desks_find_words_in_their_cases() {
+    let (_d, a) = later_desks();
+    // A city in its cases is one word: the nominative finds the locative, and back.
+    assert_eq!(found(&a, "Харьков"), [1]);
+    assert_eq!(found(&a, "Харькова"), [1]);
+    assert_eq!(found(&a, "Харків"), [2]);
+    assert_eq!(found(&a, "Харкова"), [2]);
+    assert_eq!(found(&a, "обстріл"), [2]);
+    assert_eq!(found(&a, "bombardamento"), [3]);
+    assert_eq!(found(&a, "bombardeio"), [4]);
+    // A Turkish case suffix after the apostrophe, written or not.
+    assert_eq!(found(&a, "Antakya"), [5]);
+}

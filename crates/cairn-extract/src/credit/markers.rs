@@ -1,4 +1,5 @@
-//! The words that introduce a credit (`Photo:`, `Credit:`, `©`, `تصوير:`), found anywhere
+//! The words that introduce a credit (`Photo:`, `Credit:`, `©`, `تصوير:`, `Фото:`, `Foto di`,
+//! `FOTOĞRAFLAR:`), found anywhere
 //! or stripped where a piece begins.
 
 use std::sync::LazyLock;
@@ -7,7 +8,7 @@ use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 /// Words that introduce a credit.
-const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)imagen(?:es)?\s*:|(?-u:\b)photographer\s*:|(?-u:\b)credit\s*,|صدر الصورة\s*،?|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:)\s*";
+const MARKERS: &str = r"(?i)(?:(?-u:\b)(?:image|photo|pool photo)\s*credits?(?:\s*should read|\s*:)?|(?-u:\b)credits?\s*(?::|-|…|\.\.\.)|(?-u:\b)source\s*:|(?-u:\b)image\s+source\s*,|(?-u:\b)photo(?:graph)?s?\s*(?::|\|)|(?-u:\b)pictures?\s*:|(?-u:\b)images?\s*(?:by\s*)?:|(?-u:\b)fotos?\s*:|(?-u:\b)courtesy\s*:|(?-u:\b)cr[ée]dit(?:s|o|os)?(?:\s+(?:photos?|fotos?))?\s*:|(?-u:\b)fotograf[íi]as?\s*:|(?-u:\b)imagen(?:es)?\s*:|(?-u:\b)photographer\s*:|(?-u:\b)credit\s*,|صدر الصورة\s*،?|(?-u:\b)quelle\s*:|(?:ال)?صورة\s*:|(?-u:\b)bild\s*:|©|\(c\)|تصوير\s*:?|المصدر\s*:|(?-u:\b)foto\s+(?:di|de|by)\s|(?-u:\b)fotoğraf(?:lar)?\s*:|фото(?:графия)?\s*(?::|\||–|—)|(?:автор(?:ка)?\s+)?фото\s*(?:,|–|—|-)|автор(?:ка)?\s+фото\s|источник\s*:|джерело\s*:|копірайт\s+зображення|(?:^|[\s(/])фото\s|📷)\s*";
 
 pub static MARKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(MARKERS).unwrap());
 
@@ -32,6 +33,17 @@ pub static MARKER_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
             "(c)",
             "تصوير",
             "المصدر",
+            "фото",
+            "Фото",
+            "ФОТО",
+            "автор",
+            "Автор",
+            "источник",
+            "Источник",
+            "джерело",
+            "Джерело",
+            "Копірайт",
+            "📷",
         ])
         .unwrap()
 });

@@ -176,7 +176,7 @@ fn classify(p: &str) -> Option<Vec<Item>> {
         items.push(Item::Role(r));
         return Some(items);
     }
-    if let Some(o) = orgs::lookup(p).filter(|_| short_ok(p)) {
+    if let Some(o) = orgs::lookup(p).filter(|o| short_ok(p) || title_wire(p, o.kind)) {
         items.push(Item::Org(o.name.to_string(), Some(o.kind)));
         return Some(items);
     }
@@ -294,6 +294,16 @@ fn lower_case_chain(
 fn short_ok(p: &str) -> bool {
     let letters = p.chars().filter(|c| c.is_alphabetic()).count();
     letters > 3 || p == "dpa" || !p.chars().any(char::is_lowercase)
+}
+
+/// A wire's acronym written as a word (`Afp`, `Ap/Ansa`), as Italian desks write them.
+/// Of two letters only `Ap`: `Pa` is Pennsylvania's abbreviation (`Scranton, Pa.`).
+fn title_wire(p: &str, kind: orgs::Kind) -> bool {
+    let mut chars = p.chars();
+    kind == orgs::Kind::Wire
+        && chars.next().is_some_and(char::is_uppercase)
+        && chars.all(char::is_lowercase)
+        && (p.chars().count() >= 3 || p == "Ap")
 }
 
 /// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.

@@ -249,7 +249,7 @@ fn desk_notes_after_the_credit() {
     check(
         "Crews clear a road in Sumy. Press service of the State Emergency Service of Ukraine/Handout via REUTERS ATTENTION EDITORS - THIS IMAGE HAS BEEN SUPPLIED BY A THIRD PARTY.",
         &[],
-        Some("State Emergency Service"),
+        Some("State Emergency Service of Ukraine"),
         Some("Reuters"),
     );
     check(

@@ -425,17 +425,27 @@ pub fn name_ending_at(w: &[&str], end: usize, mixed: bool) -> Option<usize> {
             return Some(i - 1);
         }
     }
-    if !mixed || end - i != 0 {
+    if end - i != 0 {
         return None;
     }
+    // A name keeps to one script: `Харькова Roman Pilipey` is a caption's last word and
+    // the photographer's name, bounded by the change of script even where case alone
+    // would not do.
+    let cyrillic = |x: &str| x.chars().any(|c| ('\u{400}'..='\u{4ff}').contains(&c));
     while i > 0
         && end - i < 3
         && name_word(w[i - 1])
         && w[i - 1].chars().next().is_some_and(char::is_uppercase)
+        && (end == i || cyrillic(w[i - 1]) == cyrillic(w[end - 1]))
     {
         i -= 1;
     }
-    (end - i >= 2).then_some(i)
+    // A Cyrillic name after a lower-case word or a year (`… 2024 года Татьяна Макеева /
+    // AFP`): Cyrillic captions write no place of two capitalised words before a credit.
+    let script_bound = i > 0
+        && (cyrillic(w[i - 1]) != cyrillic(w[end - 1])
+            || cyrillic(w[end - 1]) && !w[i - 1].starts_with(char::is_uppercase));
+    (end - i >= 2 && (mixed || script_bound)).then_some(i)
 }
 
 /// How many words from word `start` form a name when nothing but case bounds it on the

@@ -1,9 +1,11 @@
 //! Dates: every written form wire captions use, and the choice of the scene's date.
 
+mod desks;
 mod english;
 mod intl;
 mod years;
 
+pub(crate) use desks::is_month as is_desk_month;
 pub(crate) use intl::is_month_word;
 
 use std::sync::LazyLock;
@@ -90,6 +92,9 @@ fn scan_languages(text: &str, langs: u8) -> Vec<DateValue> {
     english::scan_days(text, &runs, &mut found);
     intl::scan_days(text, langs, &mut found);
     intl::scan_months(text, langs, &mut found);
+    if desks::present(text) {
+        desks::scan(text, &mut found);
+    }
     english::scan_months_years(text, &runs, &mut found);
     let mut out: Vec<DateValue> = found
         .into_iter()
@@ -118,7 +123,7 @@ static BACKGROUND_CUE: LazyLock<Regex> = LazyLock::new(|| {
 /// that leads to it: "since", a relative clause's verb right before it ("the boy, who
 /// was rescued in March 2017, ..."), a birth or an anniversary.
 static CLAUSE_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:since|depuis|desde|seit|منذ)\b|\b(?:ago|until|till|born|anniversary\s+of(?:\s+\w+){0,4})\s+(?:in\s+|on\s+)?$|\b(?:who|which|that)\s+(?:(?:was|were|had|has|have|been|is|are)\s+){0,2}\w+(?:\s+\w+)?\s+(?:in|on)\s+$").unwrap()
+    Regex::new(r"(?i)\b(?:since|depuis|desde|seit|منذ|dal|dalla|dall'|від)\b|\b\p{L}+(?:вших|вшего|вшей|вшая|вший|вшие|вшим|вшими)\b|\b(?:ago|until|till|born|anniversary\s+of(?:\s+\w+){0,4})\s+(?:in\s+|on\s+)?$|\b(?:who|which|that)\s+(?:(?:was|were|had|has|have|been|is|are)\s+){0,2}\w+(?:\s+\w+)?\s+(?:in|on)\s+$").unwrap()
 });
 
 /// The clause of sentence `s` that leads to `d`.

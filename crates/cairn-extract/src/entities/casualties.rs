@@ -1,16 +1,29 @@
 //! Killed and injured counts of the event a caption shows, in English, French, Spanish,
-//! German and Arabic; tolls of another event or of a whole war are left out.
+//! German, Arabic, Russian, Ukrainian, Turkish, Italian and Portuguese; tolls of another event or of a whole war are left out.
 
+mod desks;
 mod numbers;
 mod patterns;
 
+use std::sync::LazyLock;
+
 use cairn_model::{Count, Span};
+use regex::Regex;
 
 use crate::text::Mask;
 use numbers::parse_count;
-use patterns::{
-    BACKGROUND, COMPARED, COUNT_NEEDS, DEAD_LIST, ELSEWHERE, Kind, PATTERNS, PERFECT, SUM,
-};
+use patterns::{BACKGROUND, COMPARED, DEAD_LIST, ELSEWHERE, Kind, PERFECT, Pattern, SUM};
+
+/// Every phrasing, English first and the later desks' last; a slot keeps the first
+/// count that fills it.
+static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    let mut all = patterns::phrasings();
+    all.extend(desks::patterns());
+    all
+});
+
+/// What every pattern needs one of.
+static COUNT_NEEDS: LazyLock<Regex> = LazyLock::new(|| patterns::count_needs(&[desks::NEEDS]));
 
 /// A count read from `span`: the number, and its hedge ("at least", "up to").
 fn count(hedge: Option<&str>, num: &str, text: &str, span: Span) -> Option<Count> {

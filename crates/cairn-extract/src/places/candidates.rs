@@ -153,7 +153,10 @@ impl Scan<'_> {
             let j = self.run_end(i);
             // "In Qayyara, south of Mosul": a capitalised preposition opens the run but
             // is no part of the name.
-            let first = if j > i && RUN_PREPOSITIONS.contains(&self.lower_at(i)) {
+            let first = if j > i
+                && (RUN_PREPOSITIONS.contains(&self.lower_at(i))
+                    || super::desks::opens_run(self.g, self.lower_at(i)))
+            {
                 i + 1
             } else {
                 i
@@ -384,8 +387,15 @@ impl Scan<'_> {
         let (mut candidates, mut fuzzy_from, same_sounding) = self.lookup(&folded, whole_run);
         let mut folded = folded;
         if fuzzy_from == 0 {
-            if let Some((f, c)) = super::intl::inflected(self.g, name, &folded) {
-                (folded, candidates, fuzzy_from) = (f, c.to_vec(), c.len());
+            let found = super::intl::inflected(self.g, name, &folded)
+                .map(|(f, c)| (f, c.to_vec()))
+                .or_else(|| {
+                    let after = &self.text[toks[end].span.end..];
+                    super::desks::inflected(self.g, name, after)
+                });
+            if let Some((f, c)) = found {
+                fuzzy_from = c.len();
+                (folded, candidates) = (f, c);
             }
         }
         self.read_unit_kind(end, &mut candidates, &mut fuzzy_from);
@@ -608,9 +618,12 @@ impl Scan<'_> {
         let after = &self.text[span.end..];
         is_date_heading(before)
             || !before.chars().any(char::is_alphabetic)
-                && [" (", " -", " –", " —", ":", " |", "("]
+                && ([" (", " -", " –", " —", ":", " |", "("]
                     .iter()
                     .any(|p| after.starts_with(p))
+                    // `Бахмут. Фото: …`: a name that is the whole first sentence.
+                    || after == "."
+                    || after.starts_with(". "))
     }
 
     /// The mention at `span` with the words around it: its cue, role and kind hint.
@@ -627,13 +640,14 @@ impl Scan<'_> {
         let before = self.text[..span.start].trim_end_matches(['«', '"', '“', '„']);
         let (clause_start, words) = words_before(before);
         let word_refs: Vec<&str> = words.iter().map(|w| &**w).collect();
-        let role = role_of(&word_refs);
-        let cue = word_refs
-            .first()
-            .is_some_and(|w| super::lexicon::CUES.contains(w) || is_arabic_cue(w))
-            || word_refs
-                .get(1)
-                .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
+        let after = &self.text[span.end..];
+        let role =
+            super::desks::adjusted_role(role_of(&word_refs), &word_refs, name, after, self.text);
+        let cue = word_refs.first().is_some_and(|w| {
+            super::lexicon::CUES.contains(w) || is_arabic_cue(w) || super::desks::is_cue(w)
+        }) || word_refs
+            .get(1)
+            .is_some_and(|w| matches!(*w, "of" | "in" | "capital" | "de" | "von"))
             || before.trim_end().ends_with([',', '،'])
             || self.opens_as_dateline(before, span)
             || super::intl::is_closing_dateline(self.text, span)

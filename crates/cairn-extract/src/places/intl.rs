@@ -41,7 +41,9 @@ pub(super) fn is_closing_dateline(text: &str, span: Span) -> bool {
         .take_while(|c| c.is_alphabetic())
         .flat_map(char::to_lowercase)
         .collect();
-    super::runs::MONTHS.contains(&month.as_str()) || crate::date::is_month_word(&month)
+    super::runs::MONTHS.contains(&month.as_str())
+        || crate::date::is_month_word(&month)
+        || crate::date::is_desk_month(&month)
 }
 
 /// The places of a name the gazetteer knows only in another form: Arabic with letters

@@ -8,6 +8,8 @@ mod clause;
 mod coherence;
 #[cfg(test)]
 mod coherence_tests;
+mod cyrillic;
+mod desks;
 mod evidence;
 mod intl;
 #[cfg(test)]
@@ -30,6 +32,7 @@ mod spot;
 #[cfg(test)]
 mod tests;
 mod tokens;
+mod turkish;
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::{Place, PlaceKind, Span};
@@ -407,6 +410,7 @@ impl<'g> Resolver<'g> {
             )
             && e.population < 100_000
             && !named(&e.country)
+            && !desks::in_its_own_script(self.g, &m.text, c)
     }
 
     /// Whether the run of capitals `span`, beginning at token `i`, follows a locative

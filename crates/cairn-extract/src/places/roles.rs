@@ -425,6 +425,9 @@ pub(super) fn role_of(before: &[&str]) -> Role {
         "of" | "de" | "del" | "du" | "von" if KIND_OF.contains(&w(1)) => Role::In,
         "" => Role::Bare,
         x if CUES.contains(&x) => Role::Weak,
-        _ => Role::Bare,
+        // Last, so that no English reading of a short word is overruled.
+        x => super::desks::role(x)
+            .or_else(|| super::desks::genitive_role(before))
+            .unwrap_or(Role::Bare),
     }
 }

@@ -61,8 +61,33 @@ pub(crate) fn lang_analyzer(code: &str) -> TextAnalyzer {
                 .filter(Rewrite(bare))
                 .build();
         }
+        // Ukrainian has no stemmer of its own here: a light one of its case endings.
+        "uk" => {
+            return words
+                .filter(Rewrite(super::cyrillic::stem))
+                .filter(Rewrite(bare))
+                .build();
+        }
+        // Turkish suffixes are read before the letters are folded (`Antakya'da`).
+        "tr" => {
+            return words
+                .filter(Rewrite(bare))
+                .filter(Stemmer::new(Language::Turkish))
+                .filter(AsciiFoldingFilter)
+                .build();
+        }
+        "ru" => {
+            return words
+                .filter(AsciiFoldingFilter)
+                .filter(Stemmer::new(Language::Russian))
+                .filter(Rewrite(super::cyrillic::russian))
+                .filter(Rewrite(bare))
+                .build();
+        }
         "es" => Language::Spanish,
         "de" => Language::German,
+        "it" => Language::Italian,
+        "pt" => Language::Portuguese,
         _ => Language::English,
     };
     words
@@ -334,6 +359,15 @@ mod tests {
         assert_eq!(analysed("es", "bombardeos"), analysed("es", "bombardeo"));
         assert_eq!(analysed("de", "Angriffe"), analysed("de", "Angriff"));
         assert_eq!(analysed("de", "Straßen"), analysed("de", "Strassen"));
+        // The later desks: a name in its cases is one word.
+        assert_eq!(analysed("ru", "в Харькове"), analysed("ru", "в Харьков"));
+        assert_eq!(analysed("uk", "у Харкові"), analysed("uk", "у Харків"));
+        assert_eq!(
+            analysed("it", "bombardamenti"),
+            analysed("it", "bombardamento")
+        );
+        assert_eq!(analysed("pt", "bombardeios"), analysed("pt", "bombardeio"));
+        assert_eq!(analysed("tr", "Antakya'da"), analysed("tr", "Antakya"));
         assert_eq!(analysed("en", "Aleppo's bombings"), ["aleppo", "bomb"]);
         // A transliteration's apostrophe is not a word break; nor is a combining mark.
         assert_eq!(analysed("en", "Nu'man"), analysed("en", "Numan"));

@@ -8,6 +8,7 @@
 mod analyzers;
 mod arabic;
 mod build;
+mod cyrillic;
 mod schema;
 
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 7;
+pub(crate) const SCHEMA_VERSION: u32 = 8;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer ([`super::analyzers::PairTokenizer`]).
@@ -20,7 +20,7 @@ pub(crate) const PAIR_TOKENIZER: &str = "cairn_pairs";
 
 /// The languages whose captions are also indexed stemmed (ISO 639-1), each in a field
 /// `text_{code}` read with the analyzer `cairn_{code}`.
-pub(crate) const LANGS: [&str; 5] = ["en", "fr", "es", "de", "ar"];
+pub(crate) const LANGS: [&str; 10] = ["en", "fr", "es", "de", "ar", "ru", "uk", "it", "pt", "tr"];
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {

@@ -134,6 +134,12 @@ pub fn parse_count(num: &str) -> Option<(u32, bool)> {
     if let Some(&(_, n, open)) = WORDS.iter().find(|(w, _, _)| *w == lower) {
         return Some((n, open));
     }
+    if let Some(&(_, n, open)) = super::desks::WORDS.iter().find(|(w, _, _)| *w == lower) {
+        return Some((n, open));
+    }
+    if let Some(n) = super::desks::thousands(&folded) {
+        return Some((n, false));
+    }
     if matches!(&*lower, "scores" | "hundreds" | "thousands" | "several") {
         return None;
     }

@@ -18,8 +18,31 @@ impl Kind {
     pub fn of(word: &str) -> Kind {
         let w = crate::text::lowered(word);
         const INJURED: &[&str] = &[
-            "injur", "wound", "hurt", "bless", "herid", "hiri", "verletz", "verwund", "إصاب",
-            "اصاب", "جرح", "جريح", "مصاب",
+            "injur",
+            "wound",
+            "hurt",
+            "bless",
+            "herid",
+            "hiri",
+            "verletz",
+            "verwund",
+            "إصاب",
+            "اصاب",
+            "جرح",
+            "جريح",
+            "مصاب",
+            "ранен",
+            "ранени",
+            "поранен",
+            "пострада",
+            "постражда",
+            "ferit",
+            "ferend",
+            "ferid",
+            "feriu",
+            "ferir",
+            "ferind",
+            "yaral",
         ];
         if INJURED.iter().any(|s| w.contains(s)) {
             Kind::Injured
@@ -70,12 +93,12 @@ const AR_NEEDS: &str = "قتل|مقتل|استشهاد|إصاب|اصاب|جرح|
 /// Unicode word boundary makes them give up on non-ASCII text): the edges of ASCII words,
 /// and a consumed space or punctuation mark for the rest (small classes, so the patterns
 /// compile quickly).
-const LB: &str = r#"(?:^|[\s.,;:!?()\[\]"'«»“”‘’/–—،؛؟-])"#;
-const RB: &str = r#"(?:$|[\s.,;:!?()\[\]"'«»“”‘’/–—،؛؟-])"#;
+pub(super) const LB: &str = r#"(?:^|[\s.,;:!?()\[\]"'«»“”‘’/–—،؛؟-])"#;
+pub(super) const RB: &str = r#"(?:$|[\s.,;:!?()\[\]"'«»“”‘’/–—،؛؟-])"#;
 /// A word between a number and its toll word, in any script.
-const WORD: &str = r#"[^\s\d.,;:!?()\[\]"«»“”،؛؟]+"#;
+pub(super) const WORD: &str = r#"[^\s\d.,;:!?()\[\]"«»“”،؛؟]+"#;
 
-fn pattern(re: String, needs: &str, kind: Option<Kind>) -> Pattern {
+pub(super) fn pattern(re: String, needs: &str, kind: Option<Kind>) -> Pattern {
     Pattern {
         source: re,
         re: OnceLock::new(),
@@ -85,7 +108,7 @@ fn pattern(re: String, needs: &str, kind: Option<Kind>) -> Pattern {
 }
 
 /// Number, then verb: "at least 12 people were killed", "au moins 33 morts".
-fn before(hedge: &str, num: &str, filler_word: &str, aux: &str, word: &str) -> String {
+pub(super) fn before(hedge: &str, num: &str, filler_word: &str, aux: &str, word: &str) -> String {
     // English words are ASCII: their edges are ASCII word boundaries, cheaper to find.
     let (lb, rb) = if hedge == EN_HEDGE {
         (r"(?-u:\b)", r"(?-u:\b)")
@@ -98,16 +121,16 @@ fn before(hedge: &str, num: &str, filler_word: &str, aux: &str, word: &str) -> S
 }
 
 /// Verb, then number: "killing at least 40", "tuant cinq", "مقتل 19".
-fn after(verb: &str, hedge: &str, num: &str) -> String {
+pub(super) fn after(verb: &str, hedge: &str, num: &str) -> String {
     format!(r"(?i){LB}(?P<k>{verb})\s+(?:(?P<h>{hedge})\s+)?(?P<n>{num}){RB}")
 }
 
-/// Every phrasing, English first; a slot keeps the first count that fills it.
-pub static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+/// The phrasings of English, French, Spanish, German and Arabic, English first.
+pub fn phrasings() -> Vec<Pattern> {
     let mut all = english();
     all.extend(other_languages());
     all
-});
+}
 
 /// English phrasings.
 fn english() -> Vec<Pattern> {
@@ -266,17 +289,18 @@ fn other_languages() -> Vec<Pattern> {
     ]
 }
 
-/// What every pattern needs one of: most captions count no dead or injured, and their
-/// text is not searched further.
-pub static COUNT_NEEDS: LazyLock<Regex> = LazyLock::new(|| {
+/// What every pattern of [`phrasings`] and of `more` needs one of: most captions count
+/// no dead or injured, and their text is not searched further.
+pub fn count_needs(more: &[&str]) -> Regex {
     let all = [EN_NEEDS, FR_NEEDS, ES_NEEDS, DE_NEEDS]
         .iter()
+        .chain(more)
         .map(|n| n.trim_start_matches("(?i)"))
         .chain([AR_NEEDS])
         .collect::<Vec<_>>()
         .join("|");
     Regex::new(&format!("(?i){all}")).unwrap()
-});
+}
 
 /// "two men and four children were killed": a list of counted people.
 pub static SUM: LazyLock<Regex> = LazyLock::new(|| {

@@ -1,6 +1,8 @@
 //! The language a caption is written in, so that search, facets and later stages can treat
 //! French, Spanish, Arabic or German captions as what they are.
 
+mod cyrillic;
+
 use std::sync::LazyLock;
 
 use rustc_hash::FxHashMap;
@@ -74,14 +76,40 @@ const FUNCTION_WORDS: &[(&str, &[&str])] = &[
         "it",
         &[
             "il", "lo", "gli", "della", "del", "nel", "nella", "e", "un", "una", "per", "con",
-            "dopo", "durante", "vicino", "di", "che", "sono",
+            "dopo", "durante", "vicino", "di", "che", "sono", "dei", "degli", "delle", "alla",
+            "dal", "dalla", "sul", "sulla", "nei", "ha", "è", "tra", "ad",
         ],
     ),
     (
         "pt",
         &[
             "o", "os", "as", "do", "da", "dos", "das", "no", "na", "em", "e", "um", "uma", "com",
-            "para", "após", "perto", "que",
+            "para", "após", "perto", "que", "ao", "pelo", "pela", "nos", "nas", "foi", "são",
+            "durante", "mais",
+        ],
+    ),
+    (
+        "tr",
+        &[
+            "ve",
+            "bir",
+            "ile",
+            "bu",
+            "için",
+            "olan",
+            "sonra",
+            "ise",
+            "gibi",
+            "kadar",
+            "daha",
+            "olarak",
+            "çok",
+            "de",
+            "da",
+            "den",
+            "yılında",
+            "tarafından",
+            "sırasında",
         ],
     ),
     (
@@ -171,6 +199,9 @@ pub fn detect(text: &str) -> Option<&'static str> {
         < MIN_LETTERS
     {
         return None;
+    }
+    if let Some(code) = cyrillic::language(text) {
+        return Some(code);
     }
     let lang = if mostly_arabic_script(text) {
         // Only the Arabic letters: the detector would read a Latin credit's script as the
