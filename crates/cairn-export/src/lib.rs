@@ -122,7 +122,7 @@ impl FromStr for Format {
 }
 
 /// The columns of [`Format::Csv`].
-pub const CSV_COLUMNS: [&str; 22] = [
+pub const CSV_COLUMNS: [&str; 25] = [
     "id",
     "text",
     "date",
@@ -145,6 +145,9 @@ pub const CSV_COLUMNS: [&str; 22] = [
     "attributed_to",
     "occurrences",
     "sources",
+    "verified",
+    "disputed",
+    "corrected",
 ];
 
 /// The columns of [`Format::AcledCsv`], ACLED's names.
@@ -401,6 +404,9 @@ fn csv_row(c: &ExportedCaption) -> Vec<String> {
         text_cell(join(
             &c.sources.iter().map(|s| s.uri.clone()).collect::<Vec<_>>(),
         )),
+        c.review.verified.to_string(),
+        c.review.disputed.to_string(),
+        text_cell(join(&c.review.corrected)),
     ]
 }
 
@@ -479,6 +485,8 @@ fn geojson_feature(c: &ExportedCaption) -> Option<serde_json::Value> {
             "event_types": r.event_types,
             "occurrences": c.occurrences,
             "sources": c.sources.len(),
+            "verified": c.review.verified,
+            "disputed": c.review.disputed,
         }
     }))
 }
@@ -700,6 +708,11 @@ mod tests {
                 uri: "=cmd|' /C calc'!A0".into(),
                 sha256: String::new(),
             }],
+            review: cairn_store::Review {
+                verified: true,
+                corrected: vec!["persons".into()],
+                ..Default::default()
+            },
         };
         [Format::Csv, Format::AcledCsv]
             .into_iter()
@@ -729,6 +742,8 @@ mod tests {
         let lon: f64 = acled[col(&ACLED_COLUMNS, "longitude")].parse().unwrap();
         assert!(lat < 0.0 && lon < 0.0, "{plain:?} {acled:?}");
         assert_eq!(&plain[col(&CSV_COLUMNS, "id")], "7");
+        assert_eq!(&plain[col(&CSV_COLUMNS, "verified")], "true");
+        assert_eq!(&plain[col(&CSV_COLUMNS, "corrected")], "persons");
     }
 
     #[test]

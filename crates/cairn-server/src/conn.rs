@@ -43,8 +43,14 @@ pub async fn serve_until(
     opts: &ServeOptions,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    let loopback = listener.local_addr()?.ip().is_loopback();
+    // Off loopback a session cookie travels only over HTTPS (a proxy in front).
+    let opts = &ServeOptions {
+        secure_cookies: opts.secure_cookies || !loopback,
+        ..opts.clone()
+    };
     let mut app = router_with(archive, opts);
-    if listener.local_addr()?.ip().is_loopback() {
+    if loopback {
         let allowed = AllowedHosts::new(&opts.allowed_hosts);
         app = app.layer(axum::middleware::from_fn_with_state(allowed, check_host));
     }

@@ -1,10 +1,13 @@
 //! The HTTP side of cairn (axum): the JSON API, the web page and its assets. Handlers
 //! call the synchronous store on blocking threads under a time limit; every API error
-//! leaves through one table and one JSON shape. Write access (`POST /api/ingest`) exists
-//! only when the server is started with an ingest token.
+//! leaves through one table and one JSON shape. Who asks is found once per request
+//! (`auth`); editors save corrections (`edit`), admins ingest (`POST /api/ingest`, only
+//! when the server is started to allow it).
 #![warn(missing_docs)]
 
+mod auth;
 mod conn;
+mod edit;
 mod export;
 mod host;
 mod openapi;
@@ -29,6 +32,8 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Semaphore;
 
+pub use auth::limit::{PER_NAME as LOGIN_FAILURES_PER_NAME, WINDOW as LOGIN_WINDOW};
+pub use auth::{CSRF_HEADER, SESSION_COOKIE};
 pub use conn::{serve, serve_until};
 pub use openapi::openapi;
 pub use params::parse_bbox;
@@ -79,6 +84,15 @@ pub enum ApiError {
     /// Missing or wrong bearer token.
     #[error("{0}")]
     Unauthorized(String),
+    /// The user may not do this (their role, or a write without its CSRF token).
+    #[error("{0}")]
+    Forbidden(String),
+    /// Too many failed logins.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// A save that does not name the version it was made against.
+    #[error("{0}")]
+    PreconditionRequired(String),
     /// The request took longer than the server allows.
     #[error("{0}")]
     Timeout(String),
@@ -118,6 +132,11 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::TooManyRequests(_) => (StatusCode::TOO_MANY_REQUESTS, "too_many_requests"),
+            ApiError::PreconditionRequired(_) => {
+                (StatusCode::PRECONDITION_REQUIRED, "precondition_required")
+            }
             ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::LengthRequired(_) => (StatusCode::LENGTH_REQUIRED, "length_required"),
@@ -183,8 +202,14 @@ type ApiResult<T> = Result<T, ApiError>;
 /// How the server runs.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
-    /// The bearer token `POST /api/ingest` requires; `None` leaves the route out.
+    /// `POST /api/ingest` exists, for admins.
+    pub allow_ingest: bool,
+    /// A bearer token that stands for an admin (and allows ingest).
     pub ingest_token: Option<String>,
+    /// Reading needs a login too (else anyone who reaches the server reads).
+    pub require_login: bool,
+    /// Session cookies only over HTTPS; set by [`serve`] off loopback.
+    pub secure_cookies: bool,
     /// The longest a read may take.
     pub timeout: Duration,
     /// Searches, exports at work and page renderings running at once; more wait for a
@@ -211,7 +236,10 @@ pub struct ServeOptions {
 impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
+            allow_ingest: false,
             ingest_token: None,
+            require_login: false,
+            secure_cookies: false,
             timeout: DEFAULT_TIMEOUT,
             max_heavy: MAX_HEAVY,
             max_exports: MAX_EXPORTS,
@@ -237,6 +265,9 @@ pub struct AppState {
     /// How long an export waits for its client to read a chunk.
     stall: Duration,
     ingest: Option<Arc<Ingest>>,
+    auth: Arc<auth::Auth>,
+    /// Turns of this server's saves of corrections.
+    edits: Arc<tokio::sync::Mutex<()>>,
 }
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -273,9 +304,9 @@ pub fn router(archive: Arc<Archive>) -> Router {
 /// The router over an open archive. With an ingest token the archive's directory is
 /// also opened for writing, on the first `POST /api/ingest`.
 pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
-    let ingest = opts.ingest_token.as_ref().map(|t| {
+    let allow_ingest = opts.allow_ingest || opts.ingest_token.is_some();
+    let ingest = allow_ingest.then(|| {
         Arc::new(Ingest {
-            token: t.clone(),
             writer: Arc::default(),
             dir: archive.dir().to_path_buf(),
             uploads: Arc::new(Semaphore::new(opts.max_uploads.max(1))),
@@ -283,6 +314,31 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             max_body: opts.max_body_bytes,
         })
     });
+    let accounts = match cairn_store::Accounts::open_existing(archive.dir()) {
+        Ok(a) => Some(Arc::new(a)),
+        Err(e) => {
+            tracing::warn!("no logins: the archive's accounts cannot be opened: {e}");
+            None
+        }
+    };
+    let state = AppState {
+        archive,
+        gazetteer: Gazetteer::bundled(),
+        heavy: Arc::new(Semaphore::new(opts.max_heavy)),
+        exports: Arc::new(Semaphore::new(opts.max_exports)),
+        max_exports: opts.max_exports,
+        timeout: opts.timeout,
+        stall: opts.idle_timeout,
+        ingest,
+        auth: Arc::new(auth::Auth {
+            accounts,
+            require_login: opts.require_login,
+            secure_cookies: opts.secure_cookies,
+            ingest_token: opts.ingest_token.clone(),
+            limiter: Default::default(),
+        }),
+        edits: Arc::default(),
+    };
     let mut r = Router::new()
         .route("/", get(search_page))
         .route("/captions/{id}", get(caption_page))
@@ -295,28 +351,30 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         .route("/api/search", get(search))
         .route("/api/export", get(export::export))
         .route("/api/places", get(places))
-        .route("/api/captions/{id}", get(caption))
+        .route("/api/login", post(auth::session::login))
+        .route("/api/logout", post(auth::session::logout))
+        .route("/api/users", get(edit::users))
+        .route(
+            "/api/captions/{id}",
+            get(caption).patch(edit::patch_caption),
+        )
+        .route("/api/captions/{id}/history", get(edit::history))
         .route("/api/sources/{id}", get(source));
-    if ingest.is_some() {
+    if allow_ingest {
         r = r.route("/api/ingest", post(upload::ingest_page));
     }
     r.fallback(|| async { ApiError::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|method: axum::http::Method| async move {
             ApiError::MethodNotAllowed(format!("{method} is not allowed here"))
         })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::identify,
+        ))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(axum::middleware::from_fn(uri_length))
         .layer(axum::middleware::from_fn(security_headers))
-        .with_state(AppState {
-            archive,
-            gazetteer: Gazetteer::bundled(),
-            heavy: Arc::new(Semaphore::new(opts.max_heavy)),
-            exports: Arc::new(Semaphore::new(opts.max_exports)),
-            max_exports: opts.max_exports,
-            timeout: opts.timeout,
-            stall: opts.idle_timeout,
-            ingest,
-        })
+        .with_state(state)
 }
 
 /// Refuses a request line longer than [`MAX_URI_BYTES`] with the JSON error shape.
@@ -500,13 +558,14 @@ async fn caption_page(
             .and_then(|r| r.location.as_ref()?.country.as_deref())
             .and_then(|cc| g.country(cc))
             .map(|i| g.entry(i).name.clone());
-        Ok((c, seen, country))
+        let history = a.history(id)?;
+        Ok((c, seen, country, history))
     })
     .await
     {
-        Ok((c, seen, country)) => html_response(
+        Ok((c, seen, country, history)) => html_response(
             StatusCode::OK,
-            page::caption_page(&c, &back, &seen, country.as_deref()),
+            page::caption_page(&c, &back, &seen, country.as_deref(), &history),
         ),
         Err(e) => page_error(e),
     }
@@ -553,16 +612,16 @@ fn parse_id(raw: &str) -> ApiResult<i64> {
         .map_err(|_| ApiError::BadRequest(format!("{raw:?} is not an id")))
 }
 
-async fn caption(
-    State(s): State<AppState>,
-    Path(raw): Path<String>,
-) -> ApiResult<Json<cairn_store::CaptionView>> {
+async fn caption(State(s): State<AppState>, Path(raw): Path<String>) -> ApiResult<Response> {
     let id = parse_id(&raw)?;
     blocking(move || {
-        s.archive
+        let c = s
+            .archive
             .caption(id)?
-            .map(Json)
-            .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))
+            .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))?;
+        let version = c.review.version;
+        let body = serde_json::to_value(&c).map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(edit::with_etag(StatusCode::OK, body, version))
     })
     .await
 }

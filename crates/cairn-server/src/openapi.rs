@@ -144,10 +144,48 @@ pub fn openapi() -> Value {
                     "503": error_response("No export turn came free, or the query took too long")
                 }
             }},
-            "/api/captions/{id}": { "get": {
-                "summary": "A caption with its record, every variant and every occurrence with its source, and its translations (captions of the same photograph in other languages: id, lang, text)",
+            "/api/captions/{id}": {
+                "get": {
+                    "summary": "A caption with its record (as extracted, with people's corrections over it), its review (version, verified, disputed, corrected fields), every variant and every occurrence with its source, and its translations (captions of the same photograph in other languages: id, lang, text). The ETag header is the caption's version, for If-Match",
+                    "parameters": id,
+                    "responses": { "200": ok_json("The caption"), "400": error_response("Not an id"), "404": error_response("No such caption") }
+                },
+                "patch": {
+                    "summary": "Correct a caption (editors and admins): a JSON object of record fields to change (credit, date, location, places, casualties, persons, organizations, event_types, sources, lang, or one member of one as \"casualties.killed\"), with verified (true/false), disputed (true/false) and note. Every change is kept as a revision. Made with the session cookie, it needs the session's CSRF token in X-CSRF-Token",
+                    "parameters": [ id[0].clone(), { "name": "If-Match", "in": "header", "required": true, "description": "The ETag GET gave (\"v3\")", "schema": { "type": "string" } } ],
+                    "security": [ { "bearer": [] }, { "session": [] } ],
+                    "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object" } } } },
+                    "responses": {
+                        "200": ok_json("The caption as saved, with its new ETag"),
+                        "400": error_response("A field that cannot be corrected, or a value that does not fit the record"),
+                        "401": error_response("Not logged in"),
+                        "403": error_response("A reader, or a cookie write without its CSRF token"),
+                        "404": error_response("No such caption"),
+                        "412": ok_json("Another save came first: nothing was saved; {error, current} with the current caption and its ETag"),
+                        "428": error_response("No If-Match")
+                    }
+                }
+            },
+            "/api/captions/{id}/history": { "get": {
+                "summary": "A caption's revisions, oldest first: who changed which field from what to what, when and why",
                 "parameters": id,
-                "responses": { "200": ok_json("The caption"), "400": error_response("Not an id"), "404": error_response("No such caption") }
+                "responses": { "200": ok_json("Revisions"), "400": error_response("Not an id"), "404": error_response("No such caption") }
+            }},
+            "/api/login": { "post": {
+                "summary": "Log in: sets the session cookie (HttpOnly, SameSite=Strict, Secure off loopback) and answers {user, role, csrf}; the csrf token goes in X-CSRF-Token of writes made with the cookie. Failed logins are limited per name",
+                "requestBody": { "required": true, "content": { "application/json": { "schema": {
+                    "type": "object", "required": ["name", "password"],
+                    "properties": { "name": { "type": "string" }, "password": { "type": "string" } } } } } },
+                "responses": { "200": ok_json("Logged in"), "400": error_response("Not a login"), "401": error_response("Wrong name or password"), "429": error_response("Too many failed logins") }
+            }},
+            "/api/logout": { "post": {
+                "summary": "End the session of the cookie sent (with its CSRF token) and clear the cookie",
+                "responses": { "200": ok_json("Logged out"), "403": error_response("No CSRF token") }
+            }},
+            "/api/users": { "get": {
+                "summary": "The accounts: name, role, when made (admins)",
+                "security": [ { "bearer": [] }, { "session": [] } ],
+                "responses": { "200": ok_json("Accounts"), "401": error_response("Not logged in"), "403": error_response("Not an admin") }
             }},
             "/api/sources/{id}": { "get": {
                 "summary": "A source's metadata, its text and its captions' spans",
@@ -164,7 +202,7 @@ pub fn openapi() -> Value {
                 "responses": { "200": ok_json("Counts") }
             }},
             "/api/ingest": { "post": {
-                "summary": "Store an upload as `cairn ingest` stores a file: a text page (captions separated by blank lines), an HTML page, a WARC file (each page a source under its own URI) or JSON Lines (each line a source), possibly gzip- or zstd-compressed, read by its Content-Type when it names one of these, else by its content. The token, the Content-Length and the type are checked before the body is read. Only when the server runs with --allow-ingest",
+                "summary": "Store an upload as `cairn ingest` stores a file: a text page (captions separated by blank lines), an HTML page, a WARC file (each page a source under its own URI) or JSON Lines (each line a source), possibly gzip- or zstd-compressed, read by its Content-Type when it names one of these, else by its content. The token, the Content-Length and the type are checked before the body is read. Only when the server runs with --allow-ingest, for admins (a bearer token, or the session cookie with its CSRF token)",
                 "security": [ { "bearer": [] } ],
                 "parameters": [ { "name": "uri", "in": "query", "required": false, "description": "The URI of a page, and of the lines of JSON Lines that name none (with #line=N); by default urn:cairn:post: and the body's sha256", "schema": { "type": "string" } } ],
                 "requestBody": { "required": true, "content": {
@@ -177,6 +215,7 @@ pub fn openapi() -> Value {
                     "200": ok_json("What the writes added, with the parts that could not be read (rejected) and the parts skipped (notices)"),
                     "400": error_response("Nothing readable in the body, or a body that is not what its Content-Type says"),
                     "401": error_response("Missing or wrong token"),
+                    "403": error_response("Not an admin"),
                     "404": error_response("Ingest is not enabled"),
                     "411": error_response("No Content-Length"),
                     "413": error_response("Body over 16 MiB"),
@@ -194,7 +233,10 @@ pub fn openapi() -> Value {
             }}
         },
         "components": {
-            "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } },
+            "securitySchemes": {
+                "bearer": { "type": "http", "scheme": "bearer" },
+                "session": { "type": "apiKey", "in": "cookie", "name": "cairn_session" }
+            },
             "schemas": {
                 "Error": {
                     "type": "object",
@@ -203,7 +245,7 @@ pub fn openapi() -> Value {
                         "type": "object",
                         "required": ["code", "message"],
                         "properties": {
-                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "headers_too_large", "host_not_allowed", "length_required", "unsupported_type", "timeout", "busy", "too_large", "internal"] },
+                            "code": { "type": "string", "enum": ["bad_request", "not_found", "unauthorized", "method_not_allowed", "uri_too_long", "headers_too_large", "host_not_allowed", "forbidden", "too_many_requests", "precondition_required", "length_required", "unsupported_type", "timeout", "busy", "too_large", "internal"] },
                             "message": { "type": "string" }
                         }
                     }}

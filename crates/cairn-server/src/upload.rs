@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Query, Request, State};
+use axum::extract::{Extension, Query, Request, State};
 use axum::http::{HeaderMap, header};
-use cairn_store::Archive;
+use cairn_store::{Archive, Role};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_stream::StreamExt;
 
+use crate::auth::Caller;
 use crate::posted::{self, Declared, Posted};
 use crate::{ApiError, ApiResult, AppState, BUSY_RETRY_AFTER_SECS, blocking};
 
@@ -23,7 +24,6 @@ use crate::{ApiError, ApiResult, AppState, BUSY_RETRY_AFTER_SECS, blocking};
 /// taken) for each upload only, so that command-line writers can take turns with the
 /// server; uploads are stored one after the other.
 pub(crate) struct Ingest {
-    pub(crate) token: String,
     pub(crate) writer: Arc<tokio::sync::Mutex<Option<cairn_pipeline::DocumentWriter>>>,
     pub(crate) dir: std::path::PathBuf,
     /// Turns among the uploads received or stored at once.
@@ -43,24 +43,6 @@ impl std::fmt::Debug for Ingest {
 #[derive(Debug, Deserialize)]
 struct IngestParams {
     uri: Option<String>,
-}
-
-/// Compares in time that depends only on the lengths, not on where the bytes differ.
-fn same_token(given: &str, expected: &str) -> bool {
-    use subtle::ConstantTimeEq;
-    given.len() == expected.len() && bool::from(given.as_bytes().ct_eq(expected.as_bytes()))
-}
-
-fn check_token(headers: &HeaderMap, token: &str) -> ApiResult<()> {
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| ApiError::Unauthorized("a bearer token is required".into()))?;
-    if !same_token(given, token) {
-        return Err(ApiError::Unauthorized("wrong token".into()));
-    }
-    Ok(())
 }
 
 /// The body's length as its Content-Length declares it: an upload must say how long
@@ -99,13 +81,14 @@ fn posted_uri(uri: Option<String>) -> ApiResult<Option<String>> {
 /// Content-Type, else by its content) exactly as `cairn ingest` would store the file.
 pub(crate) async fn ingest_page(
     State(s): State<AppState>,
+    Extension(caller): Extension<Caller>,
     req: Request,
 ) -> ApiResult<Json<serde_json::Value>> {
     let Some(ing) = s.ingest.clone() else {
         return Err(ApiError::NotFound("no such route".into()));
     };
     let (parts, body) = req.into_parts();
-    check_token(&parts.headers, &ing.token)?;
+    caller.may_write(Role::Admin, &parts.headers)?;
     let len = declared_length(&parts.headers, ing.max_body)?;
     let declared = Declared::from_headers(&parts.headers)?;
     let Query(p) = Query::<IngestParams>::try_from_uri(&parts.uri)

@@ -427,7 +427,11 @@ async fn ingest_needs_the_token_and_stores_the_page() {
 /// route of the JSON API is in the document.
 #[tokio::test]
 async fn openapi_matches_the_routes() {
-    let (_d, a) = archive();
+    let (d, a) = archive();
+    cairn_store::Accounts::open(d.path())
+        .unwrap()
+        .add_user("opal", cairn_store::Role::Admin, "opal's password")
+        .unwrap();
     let app = cairn_server::router_with(
         a,
         &ServeOptions {
@@ -459,9 +463,24 @@ async fn openapi_matches_the_routes() {
                     } else {
                         format!("{uri}?{}", required.join("&"))
                     };
-                    Request::get(uri).body(Body::empty()).unwrap()
+                    Request::get(uri)
+                        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                        .body(Body::empty())
+                        .unwrap()
                 }
+                "post" if path == "/api/login" => Request::post(uri)
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from(
+                        r#"{"name": "opal", "password": "opal's password"}"#,
+                    ))
+                    .unwrap(),
                 "post" => post(&uri, Some(TOKEN), b"A caption in Homs.\n".to_vec()),
+                "patch" => Request::patch(uri)
+                    .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                    .header(header::IF_MATCH, "\"v0\"")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from(r#"{"verified": true}"#))
+                    .unwrap(),
                 other => panic!("unexpected method {other}"),
             };
             let r = send(&app, req).await;
@@ -475,7 +494,7 @@ async fn openapi_matches_the_routes() {
             for code in op["responses"].as_object().unwrap().keys() {
                 let c: u16 = code.parse().unwrap();
                 assert!(
-                    [200, 400, 401, 404, 411, 413, 415, 503].contains(&c),
+                    [200, 400, 401, 403, 404, 411, 412, 413, 415, 428, 429, 503].contains(&c),
                     "{path} {c}"
                 );
             }
@@ -485,6 +504,10 @@ async fn openapi_matches_the_routes() {
         "/api/search",
         "/api/export",
         "/api/captions/{id}",
+        "/api/captions/{id}/history",
+        "/api/login",
+        "/api/logout",
+        "/api/users",
         "/api/sources/{id}",
         "/api/places",
         "/api/stats",

@@ -15,6 +15,8 @@ pub struct CheckReport {
     pub occurrences_checked: u64,
     /// Captions in the database.
     pub captions: u64,
+    /// Revisions whose place in the hash chain was verified.
+    pub revisions_checked: u64,
     /// Captions in the index.
     pub indexed: u64,
     /// Captions changed by batches the search index does not reflect yet (an ingest
@@ -50,11 +52,21 @@ impl Archive {
             self.check_unique_keys(c, &mut rep)?;
             self.check_spans(c, &mut rep)?;
             self.check_blob_hashes(c, &mut rep)?;
-            self.check_orphan_captions(c, &mut rep)
+            self.check_orphan_captions(c, &mut rep)?;
+            self.check_revisions(c, &mut rep)
         })?;
         let db = self.with_conn(|c| self.caption_batches(c))?;
         compare_index(&mut rep, indexed_seq, &idx_ids, db);
         Ok(rep)
+    }
+
+    /// The revisions' hash chain: a revision changed, removed or inserted after it was
+    /// written breaks it.
+    fn check_revisions(&self, c: &Connection, rep: &mut CheckReport) -> Result<()> {
+        let (n, broken) = crate::review::chain::verify(c).map_err(self.db_err())?;
+        rep.revisions_checked = n;
+        rep.problems.extend(broken);
+        Ok(())
     }
 
     /// SQLite's own integrity check.

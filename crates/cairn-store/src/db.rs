@@ -125,6 +125,57 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (uri, sha256)
     ) WITHOUT ROWID;
     "#,
+    // 6: what people do to the archive. `revision` is append-only: one row per field a
+    // save changed (values as JSON), each carrying the hash of itself and the row before
+    // it, a chain `cairn check` verifies. `correction` is each caption's current value of
+    // each corrected field (the last revision's), laid over the extracted record by every
+    // read; `review` a caption's verified and disputed marks and the version a save must
+    // name. `account` holds users with their role and Argon2 password hash; `token` API
+    // tokens and login sessions by the SHA-256 of their secret, never the secret.
+    r#"
+    CREATE TABLE revision (
+        id INTEGER PRIMARY KEY,
+        caption_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        old_value TEXT,
+        new_value TEXT,
+        user TEXT NOT NULL,
+        at TEXT NOT NULL,
+        note TEXT,
+        hash TEXT NOT NULL
+    );
+    CREATE INDEX revision_caption ON revision(caption_id, id);
+    CREATE TABLE correction (
+        caption_id INTEGER NOT NULL,
+        field TEXT NOT NULL,
+        value TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        PRIMARY KEY (caption_id, field)
+    ) WITHOUT ROWID;
+    CREATE TABLE review (
+        caption_id INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL,
+        verified INTEGER NOT NULL DEFAULT 0,
+        disputed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE account (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE token (
+        id INTEGER PRIMARY KEY,
+        user TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT
+    );
+    CREATE INDEX token_user ON token(user);
+    "#,
 ];
 
 /// Indexes a bulk write drops and builds at its end, in one sorted pass each, instead of

@@ -20,6 +20,12 @@ mod read;
 mod rebuild;
 mod rejected;
 pub use rejected::Rejection;
+mod accounts;
+pub use accounts::{Account, Accounts, Role, TokenKind, TokenOwner};
+mod review;
+pub use review::{CORRECTABLE, Edit, MAX_NOTE_BYTES, Reextracted, Review, Revision, Saved};
+mod secret;
+pub use secret::{MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, token_hash};
 mod sort;
 pub use sort::UnknownSort;
 mod stop;
@@ -99,6 +105,13 @@ pub enum Error {
     /// The caller raised the [`Stop`] flag of a search or export before it ended.
     #[error("stopped before the end")]
     Stopped,
+    /// What a caller asked to store does not fit (a field that cannot be corrected, a
+    /// value that is no record's, an account that exists already).
+    #[error("{0}")]
+    Invalid(String),
+    /// No caption has this id.
+    #[error("no caption {0}")]
+    NoCaption(i64),
     /// Stored data is not what it should be.
     #[error("archive {path} is inconsistent: {message}")]
     Corrupt {

@@ -122,6 +122,7 @@ impl Archive {
                 }
             }
             let sources = caption_sources(c, id).map_err(self.db_err())?;
+            let review = crate::review::review_of(c, id).map_err(self.db_err())?;
             Ok(Some(CaptionView {
                 id,
                 text,
@@ -129,6 +130,7 @@ impl Archive {
                 variants,
                 sources,
                 translations: Vec::new(),
+                review,
             }))
         })
         .and_then(|view| match view {
@@ -273,6 +275,7 @@ impl Archive {
                         variants: variants as u64,
                         occurrences: occurrences as u64,
                         sources: caption_sources(c, id).map_err(self.db_err())?,
+                        review: crate::review::review_of(c, id).map_err(self.db_err())?,
                     });
                 }
                 Ok(out)
@@ -339,7 +342,23 @@ impl Archive {
     }
 }
 
-fn canonical(
+/// A caption's canonical text and the record people see: the extracted one with their
+/// corrections over it.
+pub(crate) fn canonical(
+    codec: &Codec,
+    c: &rusqlite::Connection,
+    id: i64,
+) -> rusqlite::Result<Option<(String, Option<Record>)>> {
+    let Some((text, record)) = extracted(codec, c, id)? else {
+        return Ok(None);
+    };
+    let corrections = crate::review::overlay::corrections_of(c, id)?;
+    let record = crate::review::overlay::apply(record, &text, &corrections);
+    Ok(Some((text, record)))
+}
+
+/// A caption's canonical text and its record as extracted.
+fn extracted(
     codec: &Codec,
     c: &rusqlite::Connection,
     id: i64,

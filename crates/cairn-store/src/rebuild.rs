@@ -117,7 +117,7 @@ pub(crate) fn attach(
 }
 
 /// A caption's index entry as the database holds it (id, every variant's text, the
-/// canonical record), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
+/// canonical record with its corrections), for the rows [`index_doc`] reads; the caller adds the `WHERE`.
 pub(crate) const INDEX_DOC_SQL: &str = "SELECT c.id,
         (SELECT group_concat(text, char(10)) FROM variant WHERE caption_id = c.id),
         (SELECT record FROM variant WHERE id = c.canonical_variant)
@@ -130,8 +130,12 @@ pub(crate) fn index_doc(
     r: &rusqlite::Row<'_>,
 ) -> rusqlite::Result<IndexDoc<'static>> {
     let record = codec.decode(conn, r.get_ref(2)?).unwrap_or_default();
+    let id = r.get::<_, i64>(0)?;
+    // Searched and faceted as people see it: with their corrections.
+    let corrections = crate::review::overlay::corrections_of(conn, id)?;
+    let record = crate::review::overlay::apply(record, "", &corrections);
     Ok(IndexDoc {
-        id: r.get::<_, i64>(0)? as u64,
+        id: id as u64,
         text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
         record: record.map(std::borrow::Cow::Owned),
     })

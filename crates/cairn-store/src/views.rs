@@ -204,7 +204,7 @@ pub struct Hit {
     pub occurrences: u64,
     /// Sources it appeared in.
     pub sources: Vec<SourceRef>,
-    /// The extracted record of the canonical text.
+    /// The record of the canonical text: as extracted, with people's corrections.
     pub record: Option<Record>,
 }
 
@@ -237,7 +237,7 @@ pub struct ExportedCaption {
     pub id: i64,
     /// The canonical text.
     pub text: String,
-    /// The extracted record of the canonical text.
+    /// The record of the canonical text: as extracted, with people's corrections.
     pub record: Option<Record>,
     /// Number of distinct texts.
     pub variants: u64,
@@ -245,6 +245,8 @@ pub struct ExportedCaption {
     pub occurrences: u64,
     /// Every distinct source it appeared in.
     pub sources: Vec<SourceRef>,
+    /// Whether people verified or disputed it, and what they corrected.
+    pub review: crate::Review,
 }
 
 /// A caption occurrence with its source.
@@ -276,7 +278,7 @@ pub struct CaptionView {
     pub id: i64,
     /// The canonical text.
     pub text: String,
-    /// The extracted record of the canonical text.
+    /// The record of the canonical text: as extracted, with people's corrections.
     pub record: Option<Record>,
     /// Every distinct text, canonical first.
     pub variants: Vec<VariantView>,
@@ -284,6 +286,8 @@ pub struct CaptionView {
     pub sources: Vec<SourceRef>,
     /// Captions of the same photograph in other languages (linked, never merged).
     pub translations: Vec<TranslationRef>,
+    /// Whether people verified or disputed it, and what they corrected.
+    pub review: crate::Review,
 }
 
 /// A stored source.

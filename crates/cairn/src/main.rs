@@ -76,6 +76,24 @@ enum Command {
     /// search index behind the database, during an ingest or after one was stopped,
     /// is only reported: the next writer catches it up).
     Check(cmd::check::CheckArgs),
+    /// The archive's users: readers, editors (who correct records) and admins.
+    Users {
+        #[command(subcommand)]
+        action: cmd::users::UsersAction,
+    },
+    /// API tokens of users: made, listed, revoked (kept only as hashes).
+    Tokens {
+        #[command(subcommand)]
+        action: cmd::users::TokensAction,
+    },
+    /// Correct a caption's record, mark it verified or disputed, or add a note; each
+    /// change is kept as a revision.
+    Correct(cmd::correct::CorrectArgs),
+    /// List the changes people made, oldest first.
+    Audit(cmd::audit::AuditArgs),
+    /// Read every caption again with the current extractor, keeping every correction,
+    /// and report per field how many records changed.
+    Reextract(cmd::reextract::ReextractArgs),
 }
 
 // Ingest allocates many small strings on every core at once (records, parsed pages),
@@ -141,5 +159,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Reindex(args) => cmd::reindex::run(&data, args),
         Command::Compact(args) => cmd::compact::run(&data, args),
         Command::Check(args) => cmd::check::run(&data, args),
+        Command::Users { action } => cmd::users::run_users(&data, action),
+        Command::Tokens { action } => cmd::users::run_tokens(&data, action),
+        Command::Correct(args) => cmd::correct::run(&data, args),
+        Command::Audit(args) => cmd::audit::run(&data, args),
+        Command::Reextract(args) => cmd::reextract::run(&data, args),
     }
 }

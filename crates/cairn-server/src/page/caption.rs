@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use cairn_gazetteer::reader_name;
 use cairn_model::{Place, Span};
-use cairn_store::{Archive, CaptionView, SourceView};
+use cairn_store::{Archive, CaptionView, Revision, SourceView};
 use maud::{Markup, PreEscaped, html};
 
 use super::text::{highlighted, query_terms, word_diff};
@@ -135,6 +135,7 @@ pub(crate) fn caption_page(
     back: &State,
     first_seen: &[(i64, String)],
     country: Option<&str>,
+    history: &[Revision],
 ) -> Markup {
     let short: String = c.text.chars().take(80).collect();
     let seen = |id: i64| {
@@ -150,6 +151,7 @@ pub(crate) fn caption_page(
             p.text.big dir="auto" { (highlighted(&c.text, c.record.as_ref(), &query_terms(back.get("q").unwrap_or("")))) }
             (super::text::legend())
             (record_table(c, country))
+            (super::history::review_section(&c.review, history))
             @if !c.translations.is_empty() {
                 h2 { "The same photograph in other languages" }
                 ul.translations {

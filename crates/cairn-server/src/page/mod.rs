@@ -6,6 +6,7 @@
 
 mod caption;
 mod facets;
+mod history;
 mod map;
 mod names;
 mod results;

@@ -57,11 +57,12 @@ pub fn run(data: &Path, args: CheckArgs) -> Result<ExitCode> {
         eprintln!("problem: {}", cairn_ingest::quoted(p));
     }
     eprintln!(
-        "checked {} sources, {} occurrences, {} captions ({} indexed): {}",
+        "checked {} sources, {} occurrences, {} captions ({} indexed), {} revisions: {}",
         rep.sources_checked,
         rep.occurrences_checked,
         rep.captions,
         rep.indexed,
+        rep.revisions_checked,
         if rep.ok() {
             "ok".to_string()
         } else {

@@ -1,8 +1,10 @@
 //! One module per subcommand, each with its clap arguments beside the code that runs
 //! it, and the few pieces several subcommands share.
 
+pub mod audit;
 pub mod check;
 pub mod compact;
+pub mod correct;
 pub mod dedup;
 pub mod demo;
 pub mod export;
@@ -14,11 +16,13 @@ pub mod import;
 pub mod ingest;
 pub mod places;
 pub mod progress;
+pub mod reextract;
 pub mod reindex;
 pub mod search;
 pub mod serve;
 pub mod show;
 pub mod stats;
+pub mod users;
 pub mod wait;
 
 /// Exit code when some inputs were ingested and others were rejected.

@@ -17,10 +17,14 @@ pub struct ServeArgs {
     /// Address to listen on (loopback by default; anything else exposes the archive).
     #[arg(long, default_value = "127.0.0.1:7878")]
     addr: String,
-    /// Enable `POST /api/ingest`, guarded by the bearer token in $CAIRN_INGEST_TOKEN
-    /// (at least 16 characters).
+    /// Enable `POST /api/ingest` for admins (`cairn users add NAME --role admin`, then a
+    /// login or `cairn tokens create`); a bearer token in $CAIRN_INGEST_TOKEN (at least
+    /// 16 characters), when set, stands for an admin too.
     #[arg(long)]
     allow_ingest: bool,
+    /// Reading needs a login too (anyone who reaches the server reads otherwise).
+    #[arg(long)]
+    require_login: bool,
     /// Seconds a request may take before it is stopped with a `timeout` error.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
@@ -58,16 +62,12 @@ pub fn run(data: &Path, args: ServeArgs) -> Result<ExitCode> {
 impl ServeArgs {
     /// The server's options, each limit checked.
     fn options(&self) -> Result<cairn_server::ServeOptions> {
-        let ingest_token = if self.allow_ingest {
-            let t = std::env::var("CAIRN_INGEST_TOKEN").unwrap_or_default();
-            if t.len() < 16 {
-                bail!(
-                    "--allow-ingest needs a bearer token of at least 16 characters in $CAIRN_INGEST_TOKEN"
-                );
+        let ingest_token = match std::env::var("CAIRN_INGEST_TOKEN") {
+            Ok(t) if self.allow_ingest && t.len() < 16 => {
+                bail!("the bearer token in $CAIRN_INGEST_TOKEN is shorter than 16 characters")
             }
-            Some(t)
-        } else {
-            None
+            Ok(t) if self.allow_ingest => Some(t),
+            _ => None,
         };
         for (flag, secs) in [
             ("--timeout", self.timeout),
@@ -85,6 +85,8 @@ impl ServeArgs {
             bail!("--max-connections, --max-exports and --max-uploads take at least 1");
         }
         Ok(cairn_server::ServeOptions {
+            allow_ingest: self.allow_ingest,
+            require_login: self.require_login,
             ingest_token,
             timeout: Duration::from_secs_f64(self.timeout),
             max_connections: self.max_connections,
