@@ -1,4 +1,4 @@
-//! `POST /api/ingest`, admitted before a byte of its body is read: the token first, then
+//! `POST /api/ingest`, admitted before a byte of its body is read: an admin first, then
 //! the declared length and type, then a turn among the uploads allowed at once. An
 //! admitted body is spooled to a file beside the archive as it arrives, so that the
 //! server's memory does not grow with the size or the number of uploads under way.
