@@ -343,6 +343,8 @@ fn read_files(
         text_field: text_field.to_string(),
         uri_field: uri_field.map(str::to_string),
         date_field: date_field.map(str::to_string),
+        // A revisit may find its record in an earlier file of the same call.
+        ..cairn_ingest::ReadOptions::default()
     };
     type Read = Vec<(usize, Result<Prepared, String>)>;
     struct Prepared {
