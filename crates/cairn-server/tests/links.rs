@@ -3,15 +3,14 @@
 //! but the one it is there to change. The map draws each group at one of its members'
 //! places, even a group whose members lie a continent apart.
 
+mod routed;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use cairn_model::{SourceKind, Span};
-use cairn_store::{Archive, NewOccurrence, NewSource};
-use http_body_util::BodyExt;
-use tower::ServiceExt;
+use axum::http::StatusCode;
+use cairn_store::Archive;
+use routed::{get, total};
 
 /// Our own sentences, one a source.
 const TEXTS: [&str; 9] = [
@@ -27,55 +26,7 @@ const TEXTS: [&str; 9] = [
 ];
 
 fn archive() -> (tempfile::TempDir, Arc<Archive>) {
-    let d = tempfile::tempdir().unwrap();
-    {
-        let mut a = Archive::open_writer(d.path()).unwrap();
-        let ex = cairn_extract::Extractor::bundled();
-        let sources: Vec<NewSource> = TEXTS
-            .iter()
-            .enumerate()
-            .map(|(i, text)| {
-                let bytes = format!("{text}\n").into_bytes();
-                NewSource {
-                    uri: format!("test:{i}"),
-                    kind: SourceKind::Text,
-                    sha256: format!("{i:064}"),
-                    encoding: "utf-8".into(),
-                    text_len: bytes.len(),
-                    bytes,
-                    packed: None,
-                    warnings: vec![],
-                    origin: None,
-                    occurrences: vec![NewOccurrence {
-                        span: Span::new(0, text.len()),
-                        text: (*text).into(),
-                        key: [i as u8 + 1; 16],
-                        record: Some(ex.extract(text)),
-                        packed: None,
-                    }],
-                }
-            })
-            .collect();
-        a.write_batch(&sources).unwrap();
-    }
-    let a = Arc::new(Archive::open_reader(d.path()).unwrap());
-    (d, a)
-}
-
-async fn get(app: &axum::Router, uri: &str) -> (StatusCode, String) {
-    let res = app
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = res.status();
-    let body = res.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
-}
-
-fn total(html: &str) -> u64 {
-    let at = html.find(r#"<strong id="total">"#).expect("a total") + 19;
-    html[at..].split('<').next().unwrap().parse().unwrap()
+    routed::archive_of(&TEXTS)
 }
 
 /// Every filter the API knows, in the groups a link changes at once (a period's
