@@ -95,3 +95,28 @@ fn decode_regressions_decode_again_to_the_same_text() {
         );
     }
 }
+
+/// libFuzzer refuses a whole dictionary for one entry holding a byte that is neither
+/// printable ASCII nor space: non-ASCII letters must be written as `\xNN` escapes.
+#[test]
+fn fuzz_dictionaries_hold_only_what_libfuzzer_parses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/dicts");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read(&path).unwrap();
+        for (n, line) in text.split(|&b| b == b'\n').enumerate() {
+            let bad = line
+                .iter()
+                .any(|&b| !(b.is_ascii_graphic() || b == b' ' || b == b'\t' || b == b'\r'));
+            assert!(
+                !bad,
+                "{}:{}: a byte libFuzzer refuses",
+                path.display(),
+                n + 1
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 0, "no dictionaries in {}", dir.display());
+}
