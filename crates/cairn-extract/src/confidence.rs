@@ -122,8 +122,10 @@ impl Model {
         for (f, w) in FEATURES.iter().zip(&self.weights) {
             out.push_str(&format!("{f}\t{w:.6}\n"));
         }
-        out.push_str(&format!("threshold_high\t{:.6}\n", self.high));
-        out.push_str(&format!("threshold_medium\t{:.6}\n", self.medium));
+        // Thresholds in full: a level is a comparison with the fit's own probabilities,
+        // and a threshold rounded down would let the next one below it in.
+        out.push_str(&format!("threshold_high\t{}\n", self.high));
+        out.push_str(&format!("threshold_medium\t{}\n", self.medium));
         out
     }
 

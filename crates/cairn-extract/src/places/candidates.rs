@@ -8,8 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::clause::{cue_start, words_before};
 use super::lexicon::{
-    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_site_word, is_stop,
-    kind_hint,
+    PARTICLES, demonym_country, is_named_after_word, is_settlement_word, is_stop, kind_hint,
 };
 pub(super) use super::mention::Mention;
 use super::role::Role;
@@ -19,6 +18,7 @@ use super::scan_words::{
     admin_kind, is_arabic, is_arabic_cue, is_copula, is_place_part, is_team_noun,
     opens_with_arabic_head, spelled_in_latin,
 };
+use super::sites::{is_describing, is_site_word};
 use super::tokens::{Lower, Tok, strip_possessive};
 use crate::text::Mask;
 
@@ -227,11 +227,15 @@ impl Scan<'_> {
         // What a possessive holds before a settlement word is a place the gazetteer
         // lacks ("Homs's Qaryat Zzyx district"), not a person's name.
         // So is a site a possessive holds ("Cairo's Zzyx Square").
+        let word_at = |t: usize| {
+            self.toks
+                .get(t)
+                .map(|t| &self.text[t.span.start..t.span.end])
+        };
         let site_held = is_site_word(self.word(j))
-            || self
-                .toks
-                .get(j + 1)
-                .is_some_and(|t| is_site_word(&self.text[t.span.start..t.span.end]));
+            || word_at(j + 1).is_some_and(is_site_word)
+            || word_at(j + 1).is_some_and(is_describing)
+                && word_at(j + 2).is_some_and(|w| is_site_word(w) || is_settlement_word(w));
         let last = if (settlement_after || site_held) && start > i {
             start - 1
         } else {
@@ -708,7 +712,7 @@ impl Scan<'_> {
             within: None,
             followed_by: None,
             relative: false,
-            bearing: false,
+            bearing: None,
             chosen: None,
         }
     }

@@ -72,7 +72,10 @@ pub(super) fn drop_incoherent(
                 } else {
                     INSIDE_KM
                 };
-                h != c && !g.contains(h, c) && g.distance_km(h, c) > reach
+                h != c
+                    && !g.contains(h, c)
+                    && g.distance_km(h, c) > reach
+                    && !super::resolve::placed(g, &mentions[mi], h, c)
             });
         if wrong_country || foreign || far_spelling || outside_holder {
             mentions[mi].chosen = None;

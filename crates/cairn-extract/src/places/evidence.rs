@@ -45,7 +45,7 @@ pub(super) fn features(
         .unwrap_or_default()
         .trim_matches(|c: char| !c.is_alphabetic())
         .to_lowercase();
-    let site = super::lexicon::is_site_word(&next) || super::lexicon::is_settlement_word(&next);
+    let site = super::sites::is_site_word(&next) || super::lexicon::is_settlement_word(&next);
     let possessive = after.starts_with("'s ") || after.starts_with("’s ");
     // `Guryong village in Seoul`: a site the gazetteer lacks, located at this place.
     let holds_unknown = spots

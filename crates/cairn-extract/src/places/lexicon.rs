@@ -100,24 +100,6 @@ pub(super) fn is_settlement_word(word: &str) -> bool {
     .any(|w| word.eq_ignore_ascii_case(w))
 }
 
-/// Words that end the name of a site within a town (`Tahrir Square`, `Alaba market`):
-/// a site the gazetteer lacks lies in the town that holds or follows it.
-pub(super) fn is_site_word(word: &str) -> bool {
-    [
-        "square",
-        "market",
-        "bazaar",
-        "souk",
-        "villa",
-        "plaza",
-        "roundabout",
-        "stadium",
-        "park",
-    ]
-    .iter()
-    .any(|w| word.eq_ignore_ascii_case(w))
-}
-
 /// Words after a mention that say what kind of place it is.
 pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
     Some(match &*lowered(word) {

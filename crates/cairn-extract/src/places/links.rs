@@ -5,10 +5,11 @@
 use cairn_gazetteer::Gazetteer;
 use cairn_model::{PlaceKind, Span};
 
-use super::lexicon::{is_settlement_word, is_site_word, kind_hint};
+use super::lexicon::{is_settlement_word, kind_hint};
 use super::mention::Mention;
 use super::relative::is_relative_gap;
 use super::role::Role;
+use super::sites::{is_describing, is_site_word};
 
 /// Links mentions to their neighbours: `X, Country` (what follows), `Y's X` and `X in Y`
 /// (what holds them). A possessive that holds no mention right after it is dropped.
@@ -68,7 +69,7 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
             // "Qayyarah, south of Mosul": Mosul gives the surroundings.
             mentions[m].within = Some(m + 1);
             mentions[m].relative = true;
-            mentions[m].bearing = super::relative::is_bearing(gap);
+            mentions[m].bearing = super::relative::bearing(gap);
         } else if (is_holding_gap(g_trim)
             || super::relative::is_chain_gap(gap)
             || on_island(g_trim, &text[mentions[m + 1].span.end..]))
@@ -78,6 +79,7 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
         } else if is_holding_gap(g_trim)
             && mentions[m].role == Role::Origin
             && mentions[m + 1].role.is_scene()
+            && (!names_country(g, &mentions[m]) || names_country(g, &mentions[m + 1]))
         {
             // "arrived from Sukhodilsk in Ukraine's Luhansk region": the place that holds
             // an origin is part of it.
@@ -86,9 +88,24 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
     }
 }
 
+/// Whether a mention's own name is a country's. "crossing from Congo in Gisenyi": no
+/// town holds a country, so the place after `in` is where they crossed to, not part of
+/// where they came from.
+fn names_country(g: &Gazetteer, m: &Mention) -> bool {
+    m.candidates[..m.fuzzy_from.min(m.candidates.len())]
+        .iter()
+        .any(|&c| g.entry(c).kind == PlaceKind::Country)
+}
+
 /// What may stand between a place and the larger one that qualifies it: a comma, with
 /// perhaps an article and a direction (`Khan Younis, southern Gaza Strip`).
 pub(super) fn is_qualifying_gap(gap: &str) -> bool {
+    // `Rafah border crossing, Egypt`, `Mentao refugee camp, Burkina Faso`: the place's
+    // kind may stand before the comma.
+    let gap = match gap.find([',', '،']) {
+        Some(at) if at > 0 && names_a_kind(&gap[..at]) => &gap[at..],
+        _ => gap,
+    };
     let Some(rest) = gap.strip_prefix(',').or_else(|| gap.strip_prefix('،')) else {
         return gap.is_empty();
     };
@@ -110,6 +127,18 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
                     | "in"
             )
         })
+}
+
+/// Whether the words are a place's kind, perhaps described (`refugee camp`, `border
+/// crossing`, `village`).
+fn names_a_kind(words: &str) -> bool {
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let Some((kind, before)) = words.split_last() else {
+        return false;
+    };
+    before.len() <= 1
+        && before.iter().all(|w| is_describing(w))
+        && (is_settlement_word(kind) || is_site_word(kind))
 }
 
 /// `X village, on Y island`: the island holds the place before it. Only before the
@@ -180,7 +209,8 @@ fn is_holding_gap(gap: &str) -> bool {
 fn holds_unknown_settlement(after: &str) -> bool {
     let mut last = "";
     let mut n = 0;
-    for w in after.split_whitespace().skip(1) {
+    let mut words = after.split_whitespace().skip(1);
+    while let Some(w) = words.next() {
         let bare = w.trim_end_matches(|c: char| !c.is_alphanumeric());
         if w.starts_with(char::is_uppercase) && n < 4 {
             n += 1;
@@ -190,6 +220,14 @@ fn holds_unknown_settlement(after: &str) -> bool {
                 break;
             }
             continue;
+        }
+        if n > 0 && is_describing(bare) {
+            // `Yerevan's Yerablur military cemetery`: a word describing the site may
+            // stand before its kind.
+            if let Some(next) = words.next() {
+                let next = next.trim_end_matches(|c: char| !c.is_alphanumeric());
+                return is_settlement_word(next) || is_site_word(next);
+            }
         }
         return n > 0 && (is_settlement_word(bare) || is_site_word(bare) || is_site_word(last));
     }

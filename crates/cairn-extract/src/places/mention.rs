@@ -35,8 +35,9 @@ pub(super) struct Mention {
     pub(super) followed_by: Option<PlaceId>,
     /// `X, south of Y`: placed by a relative-position phrase before the mention in `within`.
     pub(super) relative: bool,
-    /// The relative phrase gives a compass bearing (`south of Y`), not nearness.
-    pub(super) bearing: bool,
+    /// The compass point of a relative phrase that gives a bearing (`south of Y`,
+    /// as (north, east) steps), not nearness.
+    pub(super) bearing: Option<(i8, i8)>,
     pub(super) chosen: Option<PlaceId>,
 }
 

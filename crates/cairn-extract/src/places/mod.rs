@@ -19,6 +19,7 @@ mod lexicon;
 mod links;
 mod mention;
 mod nearby;
+mod pairs;
 mod relative;
 mod resolve;
 mod role;
@@ -28,6 +29,7 @@ mod scan_words;
 mod scene;
 #[cfg(test)]
 mod scene_tests;
+mod sites;
 mod spot;
 #[cfg(test)]
 mod tests;
@@ -39,10 +41,11 @@ use cairn_model::{Place, PlaceKind, Span};
 
 use crate::text::Mask;
 use candidates::{Mention, Scan};
-use lexicon::{demonym_country, is_settlement_word, is_site_word, is_stop};
+use lexicon::{demonym_country, is_settlement_word, is_stop};
 use resolve::{Context, Resolution};
 use roles::Role;
 use scene::Spot;
+use sites::is_site_word;
 use tokens::{Lower, Tok, strip_possessive, tokens};
 
 /// Whether a name read as a person's (`Abu Dhabi` by the `Abu X` pattern) is a city of
@@ -167,6 +170,7 @@ impl<'g> Resolver<'g> {
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
+        pairs::pair_up(self.g, text, &mut mentions);
         nearby::keep_inside_province(self.g, text, &mut mentions);
         nearby::prefer_near_namesakes(self.g, &mut mentions);
         relative::relative_positions(text, &mut mentions);

@@ -234,13 +234,36 @@ pub(super) fn is_direction(w: &str) -> bool {
     DIRECTIONS.iter().any(|(_, words)| words.contains(&w))
 }
 
-/// Whether a relative gap gives a compass bearing (`south of`, `al sur de`): the place
-/// may then lie well away from the one it is placed by, where `near` keeps it close.
-pub(super) fn is_bearing(gap: &str) -> bool {
+/// The compass point a direction word names, as (north, east) steps of -1, 0 or 1:
+/// `southwest` (-1, -1), `nordeste` (1, 1), `östlich` (0, 1). Every language of the
+/// table opens a northern or southern point with `n` or `s`, and none of its western
+/// words holds an eastern one but `ouest`, `oeste`: those are read first.
+pub(super) fn compass(w: &str) -> Option<(i8, i8)> {
+    if !is_direction(w) {
+        return None;
+    }
+    let north = match w.chars().next() {
+        Some('n') => 1,
+        Some('s') => -1,
+        _ => 0,
+    };
+    let east = if ["west", "ouest", "oeste"].iter().any(|x| w.contains(x)) {
+        -1
+    } else if ["east", "est", "öst"].iter().any(|x| w.contains(x)) {
+        1
+    } else {
+        0
+    };
+    Some((north, east))
+}
+
+/// The compass bearing a relative gap gives (`south of`, `al sur de`): the place may
+/// then lie well away from the one it is placed by, where `near` keeps it close.
+pub(super) fn bearing(gap: &str) -> Option<(i8, i8)> {
     gap.split(|c: char| !c.is_alphabetic() && c != '-')
-        .any(|w| {
+        .find_map(|w| {
             let w = w.to_lowercase();
-            is_direction(&w) || is_direction(w.trim_end_matches("ern"))
+            compass(&w).or_else(|| compass(w.trim_end_matches("ern")))
         })
 }
 
@@ -288,7 +311,7 @@ pub(super) fn relative_positions(text: &str, mentions: &mut [super::mention::Men
 
 #[cfg(test)]
 mod tests {
-    use super::{is_bearing, is_chain_gap, is_comma_bearing_gap, is_relative_gap};
+    use super::{bearing, is_chain_gap, is_comma_bearing_gap, is_relative_gap};
 
     #[test]
     fn chain_gaps() {
@@ -346,11 +369,35 @@ mod tests {
             ", au sud-est de ",
             ", südlich von ",
         ] {
-            assert!(is_bearing(gap), "{gap:?}");
+            assert!(bearing(gap).is_some(), "{gap:?}");
         }
         for gap in [", near ", ", cerca de ", ", près de ", " nahe "] {
-            assert!(!is_bearing(gap), "{gap:?}");
+            assert!(bearing(gap).is_none(), "{gap:?}");
         }
+    }
+
+    #[test]
+    fn compass_points_in_every_language() {
+        use super::compass;
+        for (w, point) in [
+            ("southwest", (-1, -1)),
+            ("north-east", (1, 1)),
+            ("west", (0, -1)),
+            ("este", (0, 1)),
+            ("oeste", (0, -1)),
+            ("noroeste", (1, -1)),
+            ("sudeste", (-1, 1)),
+            ("ouest", (0, -1)),
+            ("nord-est", (1, 1)),
+            ("sud", (-1, 0)),
+            ("östlich", (0, 1)),
+            ("nordwestlich", (1, -1)),
+            ("südlich", (-1, 0)),
+        ] {
+            assert_eq!(compass(w), Some(point), "{w}");
+        }
+        assert_eq!(compass("near"), None);
+        assert_eq!(bearing(", about 30 km southwest of "), Some((-1, -1)));
     }
 
     #[test]

@@ -22,13 +22,43 @@ const RELATIVE_KM: f64 = 250.0;
 /// A mention's qualifier and holder, and the best candidate they gave.
 type Scored = (Option<PlaceId>, Option<PlaceId>, Option<PlaceId>);
 
+/// How far (km) a place named `X, southwest of Y` may lie from `Y` when it lies on
+/// that bearing (`Kandahar, southwest of Kabul` is 450 km away).
+const ON_BEARING_KM: f64 = 1_000.0;
+
 /// How far a mention may lie from the place in its `within`.
 fn radius(m: &Mention) -> f64 {
-    if m.relative && m.bearing {
+    if m.relative && m.bearing.is_some() {
         RELATIVE_KM
     } else {
         INSIDE_KM
     }
+}
+
+/// Whether `c` lies where mention `m` places it from its holder `h`: inside it, within
+/// the mention's radius, or, named by a bearing, on that bearing within a country's
+/// reach.
+pub(super) fn placed(g: &Gazetteer, m: &Mention, h: PlaceId, c: PlaceId) -> bool {
+    if h == c {
+        return false;
+    }
+    let d = g.distance_km(h, c);
+    if g.contains(h, c) || d < radius(m) {
+        return true;
+    }
+    let Some((north, east)) = m.bearing.filter(|_| m.relative) else {
+        return false;
+    };
+    if d >= ON_BEARING_KM {
+        return false;
+    }
+    let (a, b) = (g.entry(h), g.entry(c));
+    let dn = b.lat - a.lat;
+    let de = (b.lon - a.lon) * ((a.lat + b.lat) / 2.0).to_radians().cos();
+    let (pn, pe) = (f64::from(north), f64::from(east));
+    // Within about 60 degrees of the named point: `southwest` holds the south-southwest.
+    let cos = (dn * pn + de * pe) / ((dn * dn + de * de).sqrt() * (pn * pn + pe * pe).sqrt());
+    cos >= 0.5
 }
 
 pub(super) struct Resolution<'a> {
@@ -217,10 +247,8 @@ impl Resolution<'_> {
                 if qualifies.is_some_and(|q| q != c && self.g.contains(c, q)) {
                     sc += 100.0;
                 }
-                if let Some(h) = holder {
-                    if h != c && (self.g.contains(h, c) || self.g.distance_km(h, c) < radius(m)) {
-                        sc += 100.0;
-                    }
+                if holder.is_some_and(|h| placed(self.g, m, h, c)) {
+                    sc += 100.0;
                 }
                 (c, sc)
             })
@@ -339,22 +367,23 @@ impl Resolution<'_> {
             let inside = |c: PlaceId| {
                 c != h && (self.g.contains(h, c) || self.g.distance_km(h, c) < INSIDE_KM)
             };
-            let r = radius(&mentions[mi]);
+            let m = &mentions[mi];
             // "Baghlan, north of Kabul": a place named by its bearing may lie far off.
-            let placed = mentions[mi].relative && self.g.distance_km(h, c) < r;
-            if c == h || inside(c) || placed || self.g.entry(c).kind == PlaceKind::Country {
+            let by_bearing = m.relative && placed(self.g, m, h, c);
+            if c == h || inside(c) || by_bearing || self.g.entry(c).kind == PlaceKind::Country {
                 continue;
             }
             // Else the namesake nearest `Y`, if one lies within reach of it.
-            mentions[mi].chosen = mentions[mi]
+            mentions[mi].chosen = m
                 .candidates
                 .iter()
                 .copied()
-                .filter(|&x| x != h)
-                .map(|x| (x, self.g.distance_km(h, x)))
-                .filter(|&(x, d)| d < r || self.g.contains(h, x))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(x, _)| x);
+                .filter(|&x| placed(self.g, m, h, x))
+                .min_by(|&a, &b| {
+                    self.g
+                        .distance_km(h, a)
+                        .total_cmp(&self.g.distance_km(h, b))
+                });
         }
     }
 

@@ -93,7 +93,9 @@ pub(super) fn reason_span(text: &str, mentions: &[Mention], mi: usize) -> Span {
     let mut n = mi + 1;
     while n < mentions.len() && n <= mi + 2 {
         let gap = text[end..mentions[n].span.start].trim();
-        if !(is_qualifying_gap(gap) || mentions[mi].container && n == mi + 1) {
+        // A possessive reaches only the place it holds, right after it.
+        let held = mentions[mi].container && n == mi + 1 && matches!(gap, "'s" | "’s" | "'" | "’");
+        if !(is_qualifying_gap(gap) || held) {
             break;
         }
         if mentions[n].chosen.is_none() {

@@ -605,3 +605,59 @@ fn a_kind_word_after_a_name_is_no_part_of_a_misspelling() {
         "AF",
     );
 }
+
+#[test]
+fn a_bearing_places_a_city_far_from_the_one_it_is_named_by() {
+    // Herat lies some 650 km west of Kabul: on the bearing, so it is the scene.
+    let (conf, reason) = assert_scene(
+        "Traders reopen their stalls in Herat, west of Kabul, Afghanistan, on Monday. AP Photo/Jane Roe",
+        "Herāt",
+        "AF",
+    );
+    assert_eq!(conf, Confidence::High);
+    assert_eq!(reason, "in Herat, west of Kabul");
+    // Named on the wrong bearing, the far namesake is no longer placed by it.
+    let r = extractor().extract("Traders reopen their stalls in Herat, east of Kabul, on Monday.");
+    assert_ne!(r.location.map(|l| l.name), Some("Herāt".to_string()));
+}
+
+#[test]
+fn a_possessive_holds_a_described_site_the_gazetteer_lacks() {
+    let (_, reason) = assert_scene(
+        "Mourners gather at a funeral in Yerevan's Zzyxblur military cemetery on Sunday.",
+        "Yerevan",
+        "AM",
+    );
+    assert_eq!(reason, "in Yerevan");
+}
+
+#[test]
+fn two_names_a_comma_joins_that_lie_together_speak_for_each_other() {
+    // Neither a town of 21,000 nor a name the gazetteer gives to a neighbourhood of New
+    // York City would be taken alone in a caption that names no country.
+    assert_scene(
+        "Neighbours leave flowers outside a house in Massapequa, Long Island, after the storm.",
+        "Massapequa",
+        "US",
+    );
+}
+
+#[test]
+fn a_town_after_a_country_of_origin_is_where_they_came_to() {
+    let (_, reason) = assert_scene(
+        "Families crossing from Congo in Gisenyi, Rwanda, wait at the border post on Friday.",
+        "Gisenyi",
+        "RW",
+    );
+    assert_eq!(reason, "in Gisenyi, Rwanda");
+}
+
+#[test]
+fn a_country_after_a_sites_kind_places_the_site() {
+    let (_, reason) = assert_scene(
+        "Lorries queue at the Rafah border crossing, Egypt, on Thursday.",
+        "Rafaḩ",
+        "EG",
+    );
+    assert_eq!(reason, "at the Rafah border crossing, Egypt");
+}
