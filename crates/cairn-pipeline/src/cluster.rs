@@ -113,7 +113,7 @@ impl cairn_store::Clusterer for NearClusterer {
 }
 
 /// A clusterer with the extractor at hand, for a new text whose occurrence came without
-/// its record (the reader took it for a text seen before: see [`Known`](crate::prepare::Known)).
+/// its record (the reader took it for a text seen before, by the fingerprints it keeps).
 pub(crate) struct WithRecords<'a> {
     pub clusterer: &'a mut dyn cairn_store::Clusterer,
     pub extractor: &'a Extractor,

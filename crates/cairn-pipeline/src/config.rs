@@ -14,7 +14,7 @@ pub struct Options {
     pub max_bucket: u8,
     /// How to read JSON Lines.
     pub read: cairn_ingest::ReadOptions,
-    /// The least input for a bulk write ([`cairn_store::Archive::begin_bulk`]); it must
+    /// The least input for a bulk write ([`cairn_store::ArchiveWriter::begin_bulk`]); it must
     /// also be at least half as much again as the archive holds.
     pub bulk_min_bytes: u64,
     /// A source with more captions than this (a long text file) is extracted and handed

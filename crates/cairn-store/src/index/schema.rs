@@ -15,7 +15,7 @@ use crate::{Error, Result};
 pub(crate) const SCHEMA_VERSION: u32 = 8;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
-/// The `pairs` field's tokenizer ([`super::analyzers::PairTokenizer`]).
+/// The `pairs` field's tokenizer, which the analyzers module registers under this name.
 pub(crate) const PAIR_TOKENIZER: &str = "cairn_pairs";
 
 /// The languages whose captions are also indexed stemmed (ISO 639-1), each in a field
