@@ -8,6 +8,7 @@ mod markers;
 mod named;
 mod orgs;
 mod parse;
+mod pieces;
 mod words;
 
 use cairn_model::{Credit, CreditFlag, Span};

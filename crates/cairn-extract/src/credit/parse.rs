@@ -5,6 +5,7 @@
 use cairn_model::{CreditFlag, Span};
 
 use super::orgs::{self, Kind};
+use super::pieces::{is_date, mixed_caps, picture_id, short_ok, title_wire};
 use super::words::{self, Role};
 
 /// Where the credit may stop short of the text given: `Exact` takes all of it; `Tail`
@@ -287,53 +288,6 @@ fn lower_case_chain(
     // In a tail only the credit's whole sentence may be read so (not `... killed/Reuters`).
     let whole = mode != Mode::Tail || idx == 0;
     (neighbour && name && whole).then(|| vec![Item::Person(p.to_string())])
-}
-
-/// A short alias counts only as written by the trade (`PA`, `AP`, `dpa`), not as the
-/// word or abbreviation it also is (`Pa.` for Pennsylvania).
-fn short_ok(p: &str) -> bool {
-    let letters = p.chars().filter(|c| c.is_alphabetic()).count();
-    letters > 3 || p == "dpa" || !p.chars().any(char::is_lowercase)
-}
-
-/// A wire's acronym written as a word (`Afp`, `Ap/Ansa`), as Italian desks write them.
-/// Of two letters only `Ap`: `Pa` is Pennsylvania's abbreviation (`Scranton, Pa.`).
-fn title_wire(p: &str, kind: orgs::Kind) -> bool {
-    let mut chars = p.chars();
-    kind == orgs::Kind::Wire
-        && chars.next().is_some_and(char::is_uppercase)
-        && chars.all(char::is_lowercase)
-        && (p.chars().count() >= 3 || p == "Ap")
-}
-
-/// Several capitalised words mixing an acronym with words (`PRO Defense Kochi`): a body.
-fn mixed_caps(p: &str) -> bool {
-    let w: Vec<&str> = p.split_whitespace().collect();
-    // (Initials, `J.B. Forbes`, are a person's.)
-    w.len() >= 2
-        && words::all_caps(w[0])
-        && w[0].chars().all(char::is_alphabetic)
-        && w[0].chars().count() <= 4
-        && w.iter().any(|x| !words::all_caps(x))
-        && words::title_run(p)
-}
-
-/// A library's picture number (`UN0597251`, `X90061`): one word of capitals and digits,
-/// the digits most of it.
-fn picture_id(p: &str) -> bool {
-    let digits = p.bytes().filter(u8::is_ascii_digit).count();
-    !p.contains(' ')
-        && digits >= 4
-        && digits * 2 > p.len()
-        && p.bytes()
-            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase() || b == b'-')
-}
-
-fn is_date(p: &str) -> bool {
-    let t = p.trim();
-    crate::date::find_all(t)
-        .iter()
-        .any(|d| d.span.start == 0 && d.span.end + 1 >= t.len())
 }
 
 /// A name and an organisation with no separator between them (`Valery Hache Agence
@@ -829,56 +783,5 @@ fn assemble(items: Vec<(Sep, Item)>, start: usize, end: usize) -> Parsed {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(s: &str, mode: Mode) -> (Vec<String>, Option<String>, Option<String>) {
-        let r = parse(s, mode).unwrap_or_else(|| panic!("no credit in {s:?}"));
-        (r.people, r.agency, r.distributor)
-    }
-
-    #[test]
-    fn roles_of_pieces() {
-        let s = |v: &str| Some(v.to_string());
-        assert_eq!(
-            p("Xinhua/Jane Roe", Mode::Exact),
-            (vec!["Jane Roe".into()], s("Xinhua"), None)
-        );
-        assert_eq!(p("Name Roe/EPA/EFE", Mode::Exact).1, s("EPA"));
-        assert_eq!(p("Name Roe/EPA/EFE", Mode::Exact).2, None);
-        assert_eq!(
-            p("Jo Roe/UNICEF/Handout via REUTERS", Mode::Exact),
-            (vec!["Jo Roe".into()], s("UNICEF"), s("Reuters"))
-        );
-        assert_eq!(p("Jo Roe/Pool via REUTERS", Mode::Exact).1, s("Pool"));
-        assert_eq!(p("REUTERS/Jo Roe/Pool", Mode::Exact).2, s("Pool"));
-        assert_eq!(p("dpa / Jo Roe", Mode::Exact).1, s("dpa"));
-        assert_eq!(
-            p("JO ROE / AFP / picturedesk.com", Mode::Exact).2,
-            s("picturedesk.com")
-        );
-        assert_eq!(p("Jo Roe Agence France-Presse", Mode::Exact).1, s("AFP"));
-        assert_eq!(
-            p("EFE - JO ROE", Mode::Exact),
-            (vec!["JO ROE".into()], s("EFE"), None)
-        );
-        assert_eq!(
-            p("AP Photo/Jo Roe, File", Mode::Exact).0,
-            vec!["Jo Roe".to_string()]
-        );
-        let r = parse("AP Photo/Jo Roe, File", Mode::Exact).unwrap();
-        assert_eq!(r.flags, vec![CreditFlag::File]);
-        assert_eq!(
-            p(
-                "the old city of Kabul BULENT KILIC/AFP/GETTY IMAGES",
-                Mode::Tail
-            ),
-            (vec!["BULENT KILIC".into()], s("AFP"), s("Getty Images"))
-        );
-        assert_eq!(
-            p("AP Photo/Jane Roe A man walks home", Mode::Lead),
-            (vec!["Jane Roe".into()], s("AP"), None)
-        );
-        assert!(parse("fighters walk to the 9/11 memorial", Mode::Tail).is_none());
-    }
-}
+#[path = "parse_tests.rs"]
+mod tests;
