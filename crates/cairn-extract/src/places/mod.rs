@@ -9,6 +9,7 @@ mod coherence;
 #[cfg(test)]
 mod coherence_tests;
 mod cyrillic;
+mod demonyms;
 mod desks;
 mod evidence;
 mod intl;
@@ -248,7 +249,10 @@ impl<'g> Resolver<'g> {
     {
         let mut context: Context<'t> = Context::default();
         for (i, t) in toks.iter().enumerate() {
-            if let Some(cc) = demonym_country(lower.at(toks, i)) {
+            let two_words = i
+                .checked_sub(1)
+                .and_then(|p| demonyms::two_word_demonym(lower.at(toks, p), lower.at(toks, i)));
+            if let Some(cc) = two_words.or_else(|| demonym_country(lower.at(toks, i))) {
                 let near = |j: Option<usize>| {
                     j.is_some_and(|j| j < toks.len() && lexicon::is_border_word(lower.at(toks, j)))
                 };
@@ -577,7 +581,8 @@ impl<'g> Resolver<'g> {
 
 #[cfg(test)]
 mod token_props {
-    use super::lexicon::{DEMONYMS, STOP};
+    use super::demonyms::DEMONYMS;
+    use super::lexicon::STOP;
     use super::*;
     use crate::text::lowered;
     use proptest::prelude::*;

@@ -661,3 +661,13 @@ fn a_country_after_a_sites_kind_places_the_site() {
     );
     assert_eq!(reason, "at the Rafah border crossing, Egypt");
 }
+
+#[test]
+fn a_two_word_demonym_names_its_own_country() {
+    // `Sudanese` alone would put the caption in Sudan, where no Bentiu is.
+    assert_scene(
+        "South Sudanese families shelter in a school in Bentiu after the long trek back from Sudan.",
+        "Bentiu",
+        "SS",
+    );
+}
