@@ -98,6 +98,31 @@ struct Unknown {
     elsewhere: Option<(PlaceId, Role)>,
 }
 
+/// The context each country named gives: 100 a mention, and none for a mention in a
+/// list of three or more countries (`teams from Russia, Spain, Italy, Tunisia and
+/// Algeria`), which says who, not where.
+fn country_weights<'t>(text: &str, countries: &[(&'t str, Span)]) -> Vec<(&'t str, u32)> {
+    let listed = |a: Span, b: Span| {
+        let gap = text.get(a.end..b.start).unwrap_or("").trim();
+        matches!(
+            gap,
+            "," | "and" | ", and" | "or" | "، و" | "و" | "et" | "y" | "und"
+        )
+    };
+    let mut out = Vec::with_capacity(countries.len());
+    let mut start = 0;
+    while start < countries.len() {
+        let mut end = start + 1;
+        while end < countries.len() && listed(countries[end - 1].1, countries[end].1) {
+            end += 1;
+        }
+        let weight = if end - start >= 3 { 0 } else { 100 };
+        out.extend(countries[start..end].iter().map(|&(cc, _)| (cc, weight)));
+        start = end;
+    }
+    out
+}
+
 /// Finds and resolves the places of a caption.
 pub struct Resolver<'g> {
     g: &'g Gazetteer,
@@ -248,6 +273,7 @@ impl<'g> Resolver<'g> {
         'g: 't,
     {
         let mut context: Context<'t> = Context::default();
+        let mut countries: Vec<(&'t str, Span)> = Vec::new();
         for (i, t) in toks.iter().enumerate() {
             let two_words = i
                 .checked_sub(1)
@@ -275,9 +301,14 @@ impl<'g> Resolver<'g> {
                     // other names are its names in other languages (`Tchad`, `سوريا`).
                     let named = e.folded == folded || !lexicon::is_country_homograph(&folded);
                     if e.kind == PlaceKind::Country && named {
-                        *context.entry(e.country.as_str()).or_default() += 100;
+                        countries.push((e.country.as_str(), t.span));
                     }
                 }
+            }
+        }
+        for (cc, weight) in country_weights(text, &countries) {
+            if weight > 0 {
+                *context.entry(cc).or_default() += weight;
             }
         }
         for (a, b) in NEIGHBOUR_CONTEXT {

@@ -239,8 +239,16 @@ impl Resolution<'_> {
     ) -> Option<PlaceId> {
         // The mention's skeleton, made once for all its candidates.
         let m_skeleton = OnceCell::new();
-        m.candidates
-            .iter()
+        // "search for bodies in Derna": a city of standing that answers to the name
+        // exactly is meant, not a spelling match in a country the caption names.
+        let exact = &m.candidates[..m.fuzzy_from.min(m.candidates.len())];
+        let standing = m.role >= Role::Near
+            && exact.iter().any(|&c| {
+                let e = self.g.entry(c);
+                e.kind == PlaceKind::Town && e.population >= 100_000
+            });
+        let pool = if standing { exact } else { &m.candidates[..] };
+        pool.iter()
             .copied()
             .map(|c| {
                 let mut sc = self.score(c, m, &m_skeleton, resolved);
@@ -339,8 +347,7 @@ impl Resolution<'_> {
             (m.cue || strong || m.hint.is_some() || m.followed_by.is_some())
                 && (in_context
                     || (primary && e.population >= 500_000)
-                    || (primary && located && e.population >= 100_000)
-                    || (located && e.population >= 200_000)
+                    || (located && e.population >= 100_000)
                     || (primary
                         && located
                         && matches!(e.kind, PlaceKind::Region | PlaceKind::Admin1))

@@ -671,3 +671,15 @@ fn a_two_word_demonym_names_its_own_country() {
         "SS",
     );
 }
+
+#[test]
+fn a_list_of_countries_says_who_and_a_city_of_standing_is_meant_exactly() {
+    // Without the list, Algeria's Drean (a spelling away) would be the scene; with
+    // Turkey named, a Turkish spelling match would.
+    for caption in [
+        "Divers from Greece, Cyprus, Malta and Algeria search the harbour in Derna on Monday.",
+        "Turkey's rescue agency, with divers from Greece, Cyprus and Algeria, searches the harbour in Derna.",
+    ] {
+        assert_scene(caption, "Darnah", "LY");
+    }
+}
