@@ -6,6 +6,8 @@
 #![warn(missing_docs)]
 
 mod aggregate;
+mod backup;
+pub use backup::{BackupReport, Restored, restore};
 mod busiest;
 mod check;
 mod codec;

@@ -94,6 +94,11 @@ enum Command {
     /// Read every caption again with the current extractor, keeping every correction,
     /// and report per field how many records changed.
     Reextract(cmd::reextract::ReextractArgs),
+    /// Copy the archive to a new directory while it is in use: its database (sources'
+    /// bytes, captions, corrections, accounts) and its own gazetteer.
+    Backup(cmd::backup::BackupArgs),
+    /// Make an archive from a backup, rebuilding its search index and checking it.
+    Restore(cmd::backup::RestoreArgs),
 }
 
 // Ingest allocates many small strings on every core at once (records, parsed pages),
@@ -164,5 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Correct(args) => cmd::correct::run(&data, args),
         Command::Audit(args) => cmd::audit::run(&data, args),
         Command::Reextract(args) => cmd::reextract::run(&data, args),
+        Command::Backup(args) => cmd::backup::run_backup(&data, args),
+        Command::Restore(args) => cmd::backup::run_restore(args),
     }
 }

@@ -2,6 +2,7 @@
 //! it, and the few pieces several subcommands share.
 
 pub mod audit;
+pub mod backup;
 pub mod check;
 pub mod compact;
 pub mod correct;
