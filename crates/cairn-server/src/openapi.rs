@@ -115,8 +115,8 @@ pub fn openapi() -> Value {
     let mut export = search_params();
     export.push(param(
         "format",
-        "jsonl (default), csv, geojson or acled-csv",
-        json!({ "type": "string", "enum": ["jsonl", "csv", "geojson", "acled-csv"] }),
+        "jsonl (default), csv, geojson, acled-csv, or gold (the verified and corrected captions as gold lines)",
+        json!({ "type": "string", "enum": ["jsonl", "csv", "geojson", "acled-csv", "gold"] }),
     ));
     let id =
         json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }]);

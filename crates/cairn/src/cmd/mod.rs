@@ -1,6 +1,7 @@
 //! One module per subcommand, each with its clap arguments beside the code that runs
 //! it, and the few pieces several subcommands share.
 
+pub mod accuracy;
 pub mod audit;
 pub mod backup;
 pub mod check;
