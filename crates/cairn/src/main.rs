@@ -95,6 +95,12 @@ enum Command {
     /// Read every caption again with the current extractor, keeping every correction,
     /// and report per field how many records changed.
     Reextract(cmd::reextract::ReextractArgs),
+    /// Make some of a caption's variants a caption of their own (they were not copies
+    /// of one photograph); later ingests keep them apart.
+    Split(cmd::regroup::SplitArgs),
+    /// Merge a caption into another (they are copies of one photograph); later ingests
+    /// keep them together.
+    Merge(cmd::regroup::MergeArgs),
     /// How far the current extractor agrees, field by field, with gold lines: the
     /// archive's verified and corrected records, or a file in the annotation format.
     Accuracy(cmd::accuracy::AccuracyArgs),
@@ -173,6 +179,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Correct(args) => cmd::correct::run(&data, args),
         Command::Audit(args) => cmd::audit::run(&data, args),
         Command::Reextract(args) => cmd::reextract::run(&data, args),
+        Command::Split(args) => cmd::regroup::run_split(&data, args),
+        Command::Merge(args) => cmd::regroup::run_merge(&data, args),
         Command::Accuracy(args) => cmd::accuracy::run(&data, args),
         Command::Backup(args) => cmd::backup::run_backup(&data, args),
         Command::Restore(args) => cmd::backup::run_restore(args),

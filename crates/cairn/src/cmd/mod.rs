@@ -19,6 +19,7 @@ pub mod ingest;
 pub mod places;
 pub mod progress;
 pub mod reextract;
+pub mod regroup;
 pub mod reindex;
 pub mod search;
 pub mod serve;
