@@ -16,6 +16,7 @@ use cairn_model::{Credit, Place, PlaceKind, Precision, Record};
 use cairn_store::ExportedCaption;
 
 mod formula;
+pub mod gold;
 
 use formula::text_cell;
 
@@ -58,16 +59,20 @@ pub enum Format {
     AcledCsv,
     /// One IPTC XMP sidecar file per caption, in a directory.
     Xmp,
+    /// The development corpora's annotation format, of verified and corrected captions
+    /// only (JSON Lines).
+    Gold,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Jsonl,
         Format::Csv,
         Format::GeoJson,
         Format::AcledCsv,
         Format::Xmp,
+        Format::Gold,
     ];
 
     /// The name users type.
@@ -78,13 +83,14 @@ impl Format {
             Format::GeoJson => "geojson",
             Format::AcledCsv => "acled-csv",
             Format::Xmp => "xmp",
+            Format::Gold => "gold",
         }
     }
 
     /// The media type of a single-stream export.
     pub fn media_type(self) -> &'static str {
         match self {
-            Format::Jsonl => "application/x-ndjson",
+            Format::Jsonl | Format::Gold => "application/x-ndjson",
             Format::Csv | Format::AcledCsv => "text/csv; charset=utf-8",
             Format::GeoJson => "application/geo+json",
             Format::Xmp => "application/rdf+xml",
@@ -94,7 +100,7 @@ impl Format {
     /// The usual file name extension.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::Jsonl => "jsonl",
+            Format::Jsonl | Format::Gold => "jsonl",
             Format::Csv | Format::AcledCsv => "csv",
             Format::GeoJson => "geojson",
             Format::Xmp => "xmp",
@@ -323,7 +329,8 @@ impl<'g, W: Write> Exporter<'g, W> {
     }
 
     /// Writes one caption. Returns whether it was written: a GeoJSON export skips
-    /// captions that have no location.
+    /// captions that have no location, a gold export those no person verified or
+    /// corrected.
     pub fn write(&mut self, c: &ExportedCaption) -> Result<bool, Error> {
         match self.format {
             Format::Jsonl => {
@@ -348,6 +355,14 @@ impl<'g, W: Write> Exporter<'g, W> {
                     bytes.extend_from_slice(b",\n");
                 }
                 serde_json::to_writer(&mut bytes, &feature).map_err(|e| self.io()(e.into()))?;
+                self.plain(&bytes)?;
+            }
+            Format::Gold => {
+                let Some(line) = gold::gold_line(c) else {
+                    return Ok(false);
+                };
+                let mut bytes = serde_json::to_vec(&line).map_err(|e| self.io()(e.into()))?;
+                bytes.push(b'\n');
                 self.plain(&bytes)?;
             }
             Format::Xmp => unreachable!("checked in new"),

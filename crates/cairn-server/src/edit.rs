@@ -19,7 +19,7 @@ pub(crate) fn etag(version: u64) -> HeaderValue {
 }
 
 /// The version an `If-Match` names (`"v3"`, or weak, `W/"v3"`).
-fn if_match(headers: &HeaderMap) -> ApiResult<u64> {
+pub(crate) fn if_match(headers: &HeaderMap) -> ApiResult<u64> {
     let Some(v) = headers.get(header::IF_MATCH) else {
         return Err(ApiError::PreconditionRequired(
             "a save needs If-Match with the ETag GET /api/captions/{id} gave".into(),

@@ -79,10 +79,10 @@ pub(crate) async fn export(
         HeaderValue::from_static(format.media_type()),
     );
     // ACLED rows and plain rows are both CSV: each keeps a name of its own.
-    let stem = if format == cairn_export::Format::AcledCsv {
-        "cairn-acled"
-    } else {
-        "cairn-export"
+    let stem = match format {
+        cairn_export::Format::AcledCsv => "cairn-acled",
+        cairn_export::Format::Gold => "cairn-gold",
+        _ => "cairn-export",
     };
     if let Ok(v) = HeaderValue::from_str(&format!(
         "attachment; filename=\"{stem}.{}\"",

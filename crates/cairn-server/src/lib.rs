@@ -15,6 +15,7 @@ mod page;
 mod params;
 mod pool;
 mod posted;
+mod regroup;
 mod upload;
 mod watched;
 
@@ -359,6 +360,8 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             get(caption).patch(edit::patch_caption),
         )
         .route("/api/captions/{id}/history", get(edit::history))
+        .route("/api/captions/{id}/split", post(regroup::split))
+        .route("/api/captions/{id}/merge", post(regroup::merge))
         .route("/api/sources/{id}", get(source));
     if allow_ingest {
         r = r.route("/api/ingest", post(upload::ingest_page));

@@ -115,8 +115,8 @@ pub fn openapi() -> Value {
     let mut export = search_params();
     export.push(param(
         "format",
-        "jsonl (default), csv, geojson or acled-csv",
-        json!({ "type": "string", "enum": ["jsonl", "csv", "geojson", "acled-csv"] }),
+        "jsonl (default), csv, geojson, acled-csv, or gold (the verified and corrected captions as gold lines)",
+        json!({ "type": "string", "enum": ["jsonl", "csv", "geojson", "acled-csv", "gold"] }),
     ));
     let id =
         json!([{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }]);
@@ -170,6 +170,38 @@ pub fn openapi() -> Value {
                 "summary": "A caption's revisions, oldest first: who changed which field from what to what, when and why",
                 "parameters": id,
                 "responses": { "200": ok_json("Revisions"), "400": error_response("Not an id"), "404": error_response("No such caption") }
+            }},
+            "/api/captions/{id}/split": { "post": {
+                "summary": "Split a caption (editors and admins): the variants listed (ids, as GET /api/captions/{id} gives them) become a caption of their own; at least one stays. Kept in both captions' histories; later ingests keep them apart. Made with the session cookie, it needs the session's CSRF token in X-CSRF-Token",
+                "parameters": [ id[0].clone(), { "name": "If-Match", "in": "header", "required": false, "description": "The ETag GET gave (\"v3\"); checked when sent", "schema": { "type": "string" } } ],
+                "security": [ { "bearer": [] }, { "session": [] } ],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": {
+                    "type": "object", "required": ["variants"],
+                    "properties": { "variants": { "type": "array", "items": { "type": "integer" } }, "note": { "type": "string" } } } } } },
+                "responses": {
+                    "200": ok_json("{caption, other, review}: the caption kept, the new one, the kept one's review (its ETag in the header)"),
+                    "400": error_response("A variant that is not the caption's, none or all of them"),
+                    "401": error_response("Not logged in"),
+                    "403": error_response("A reader, or a cookie write without its CSRF token"),
+                    "404": error_response("No such caption"),
+                    "412": ok_json("Another change came first: nothing was changed")
+                }
+            }},
+            "/api/captions/{id}/merge": { "post": {
+                "summary": "Merge caption `other` into this one (editors and admins): its variants join this caption, whose record and corrections stay, and `other` is removed. Kept in both captions' histories; later ingests keep them together. Made with the session cookie, it needs the session's CSRF token in X-CSRF-Token",
+                "parameters": [ id[0].clone(), { "name": "If-Match", "in": "header", "required": false, "description": "The ETag GET gave (\"v3\"); checked when sent", "schema": { "type": "string" } } ],
+                "security": [ { "bearer": [] }, { "session": [] } ],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": {
+                    "type": "object", "required": ["other"],
+                    "properties": { "other": { "type": "integer" }, "note": { "type": "string" } } } } } },
+                "responses": {
+                    "200": ok_json("{caption, other, review}: the caption kept, the one merged away, the kept one's review"),
+                    "400": error_response("A caption merged into itself"),
+                    "401": error_response("Not logged in"),
+                    "403": error_response("A reader, or a cookie write without its CSRF token"),
+                    "404": error_response("No such caption"),
+                    "412": ok_json("Another change came first: nothing was changed")
+                }
             }},
             "/api/login": { "post": {
                 "summary": "Log in: sets the session cookie (HttpOnly, SameSite=Strict, Secure off loopback) and answers {user, role, csrf}; the csrf token goes in X-CSRF-Token of writes made with the cookie. Failed logins are limited per name",

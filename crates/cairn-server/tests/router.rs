@@ -423,6 +423,15 @@ async fn ingest_needs_the_token_and_stores_the_page() {
     assert_eq!(r.json()["sources_skipped"], 1);
 }
 
+/// A JSON POST with the token.
+fn json_post(uri: &str, body: &'static str) -> Request<Body> {
+    Request::post(uri)
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .unwrap()
+}
+
 /// Every path and method of the OpenAPI document is a route of the router, and every
 /// route of the JSON API is in the document.
 #[tokio::test]
@@ -431,6 +440,29 @@ async fn openapi_matches_the_routes() {
     cairn_store::Accounts::open(d.path())
         .unwrap()
         .add_user("opal", cairn_store::Role::Admin, "opal's password")
+        .unwrap();
+    // A second caption, for the merge into caption 1 and the split after it.
+    let text = "A boy sells bread in Hama, Syria, May 2, 2015. REUTERS/Jane Roe";
+    Archive::open_writer(d.path())
+        .unwrap()
+        .write_batch(&[NewSource {
+            uri: "test:two".into(),
+            kind: SourceKind::Text,
+            sha256: "2".repeat(64),
+            encoding: "utf-8".into(),
+            text_len: text.len(),
+            bytes: text.as_bytes().to_vec(),
+            packed: None,
+            warnings: vec![],
+            origin: None,
+            occurrences: vec![NewOccurrence {
+                span: Span::new(0, text.len()),
+                text: text.into(),
+                key: [8; 16],
+                record: Some(cairn_extract::Extractor::bundled().extract(text)),
+                packed: None,
+            }],
+        }])
         .unwrap();
     let app = cairn_server::router_with(
         a,
@@ -474,6 +506,9 @@ async fn openapi_matches_the_routes() {
                         r#"{"name": "opal", "password": "opal's password"}"#,
                     ))
                     .unwrap(),
+                // In the document's order: caption 2 merged into 1, then split off again.
+                "post" if path.ends_with("/merge") => json_post(&uri, r#"{"other": 2}"#),
+                "post" if path.ends_with("/split") => json_post(&uri, r#"{"variants": [2]}"#),
                 "post" => post(&uri, Some(TOKEN), b"A caption in Homs.\n".to_vec()),
                 "patch" => Request::patch(uri)
                     .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))

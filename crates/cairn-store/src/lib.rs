@@ -6,6 +6,8 @@
 #![warn(missing_docs)]
 
 mod aggregate;
+mod backup;
+pub use backup::{BackupReport, Restored, restore};
 mod busiest;
 mod check;
 mod codec;
@@ -23,7 +25,9 @@ pub use rejected::Rejection;
 mod accounts;
 pub use accounts::{Account, Accounts, Role, TokenKind, TokenOwner};
 mod review;
-pub use review::{CORRECTABLE, Edit, MAX_NOTE_BYTES, Reextracted, Review, Revision, Saved};
+pub use review::{
+    CORRECTABLE, Edit, MAX_NOTE_BYTES, Reextracted, Regroup, Regrouped, Review, Revision, Saved,
+};
 mod secret;
 pub use secret::{MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, token_hash};
 mod sort;

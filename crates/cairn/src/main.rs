@@ -43,7 +43,8 @@ enum Command {
     /// Search captions: full text, filters, facets.
     Search(cmd::search::SearchArgs),
     /// Export the captions a search matches (all of them for "") as JSON Lines, CSV,
-    /// GeoJSON, ACLED-style CSV, or one IPTC XMP sidecar per caption.
+    /// GeoJSON, ACLED-style CSV, one IPTC XMP sidecar per caption, or gold lines of the
+    /// verified and corrected ones.
     Export(cmd::export::ExportArgs),
     /// Show what the gazetteer resolves a place name to.
     Places(cmd::places::PlacesArgs),
@@ -94,6 +95,20 @@ enum Command {
     /// Read every caption again with the current extractor, keeping every correction,
     /// and report per field how many records changed.
     Reextract(cmd::reextract::ReextractArgs),
+    /// Make some of a caption's variants a caption of their own (they were not copies
+    /// of one photograph); later ingests keep them apart.
+    Split(cmd::regroup::SplitArgs),
+    /// Merge a caption into another (they are copies of one photograph); later ingests
+    /// keep them together.
+    Merge(cmd::regroup::MergeArgs),
+    /// How far the current extractor agrees, field by field, with gold lines: the
+    /// archive's verified and corrected records, or a file in the annotation format.
+    Accuracy(cmd::accuracy::AccuracyArgs),
+    /// Copy the archive to a new directory while it is in use: its database (sources'
+    /// bytes, captions, corrections, accounts) and its own gazetteer.
+    Backup(cmd::backup::BackupArgs),
+    /// Make an archive from a backup, rebuilding its search index and checking it.
+    Restore(cmd::backup::RestoreArgs),
 }
 
 // Ingest allocates many small strings on every core at once (records, parsed pages),
@@ -164,5 +179,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Correct(args) => cmd::correct::run(&data, args),
         Command::Audit(args) => cmd::audit::run(&data, args),
         Command::Reextract(args) => cmd::reextract::run(&data, args),
+        Command::Split(args) => cmd::regroup::run_split(&data, args),
+        Command::Merge(args) => cmd::regroup::run_merge(&data, args),
+        Command::Accuracy(args) => cmd::accuracy::run(&data, args),
+        Command::Backup(args) => cmd::backup::run_backup(&data, args),
+        Command::Restore(args) => cmd::backup::run_restore(args),
     }
 }

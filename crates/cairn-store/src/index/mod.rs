@@ -317,6 +317,11 @@ impl SearchIndex {
         Ok(())
     }
 
+    /// Removes a caption's entry (at the next commit).
+    pub fn remove(&self, w: &IndexWriter, id: u64) {
+        w.delete_term(Term::from_field_u64(self.fields.id, id));
+    }
+
     pub fn commit(&self, w: &mut IndexWriter, seq: i64) -> Result<()> {
         let mut prepared = w.prepare_commit().map_err(|e| self.err(e))?;
         prepared.set_payload(&format!("v{SCHEMA_VERSION}:{seq}"));

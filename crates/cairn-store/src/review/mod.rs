@@ -5,12 +5,14 @@
 //! - `chain`: the revisions' hash chain;
 //! - `save`: a save, refused when made against a version that is no longer current;
 //! - `history`: a caption's revisions, the audit of everyone's, a caption's marks;
-//! - `reextract`: records extracted again, corrections kept over them.
+//! - `reextract`: records extracted again, corrections kept over them;
+//! - `regroup`: a caption split in two, two captions merged, by hand.
 
 pub(crate) mod chain;
 mod history;
 pub(crate) mod overlay;
 mod reextract;
+mod regroup;
 mod save;
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +20,7 @@ use serde_json::Value;
 
 pub use overlay::CORRECTABLE;
 pub use reextract::Reextracted;
+pub use regroup::{Regroup, Regrouped};
 pub(crate) use save::review_of;
 
 /// A caption's review state.

@@ -238,6 +238,16 @@ impl ArchiveWriter {
         Ok(())
     }
 
+    /// Removes the entry of a caption the database no longer holds (merged away); it
+    /// goes with the next commit.
+    pub(crate) fn forget_in_index(&mut self, caption: i64) -> Result<()> {
+        self.archive
+            .index
+            .remove(&self.index.writer, caption as u64);
+        self.index.pending += 1;
+        Ok(())
+    }
+
     /// Commits what the index writer was given, if anything, with the batch it reflects.
     pub(super) fn commit_index(&mut self) -> Result<()> {
         let Some(seq) = self.index.added_seq else {

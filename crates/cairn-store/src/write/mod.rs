@@ -27,6 +27,7 @@ use crate::{Archive, Error, Result, db, db_err, rebuild};
 
 pub use batch::{StoredSource, Write};
 pub use pack::pack;
+pub(crate) use statements::NEW_CAPTION;
 
 /// The one writer of an archive: opened with [`Archive::open_writer`], it holds the
 /// writer lock until dropped. Writes take `&mut self`. It reads as the [`Archive`] it

@@ -3,6 +3,12 @@
 
 use std::path::Path;
 
+/// A new caption of batch `?1`. Its id is above every caption's and every id the
+/// history names: a caption merged away leaves its revisions, never its id, to another.
+pub(crate) const NEW_CAPTION: &str = "INSERT INTO caption (id, seq) VALUES ((SELECT max(
+        coalesce((SELECT max(id) FROM caption), 0),
+        coalesce((SELECT max(caption_id) FROM revision), 0)) + 1), ?1)";
+
 use cairn_model::Span;
 use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
@@ -46,7 +52,7 @@ impl<'c> Statements<'c> {
             )?,
             find_variant: prepare("SELECT id FROM variant WHERE key = ?1")?,
             touch_caption: prepare("UPDATE caption SET seq = ?1 WHERE id = ?2 AND seq <> ?1")?,
-            put_caption: prepare("INSERT INTO caption (seq) VALUES (?1)")?,
+            put_caption: prepare(NEW_CAPTION)?,
             put_variant: prepare(
                 "INSERT INTO variant (caption_id, key, text, record) VALUES (?1, ?2, ?3, ?4)",
             )?,

@@ -1,7 +1,9 @@
 //! One module per subcommand, each with its clap arguments beside the code that runs
 //! it, and the few pieces several subcommands share.
 
+pub mod accuracy;
 pub mod audit;
+pub mod backup;
 pub mod check;
 pub mod compact;
 pub mod correct;
@@ -17,6 +19,7 @@ pub mod ingest;
 pub mod places;
 pub mod progress;
 pub mod reextract;
+pub mod regroup;
 pub mod reindex;
 pub mod search;
 pub mod serve;

@@ -21,7 +21,8 @@ pub struct ExportArgs {
     query: String,
     #[command(flatten)]
     filters: FilterArgs,
-    /// jsonl, csv, geojson, acled-csv or xmp.
+    /// jsonl, csv, geojson, acled-csv, xmp, or gold (verified and corrected captions in
+    /// the annotation format of the development corpora).
     #[arg(long, default_value = "jsonl")]
     format: String,
     /// Output file (stdout when absent or `-`; a FIFO or device is written through), or
