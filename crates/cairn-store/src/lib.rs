@@ -23,7 +23,10 @@ pub use rejected::Rejection;
 mod accounts;
 pub use accounts::{Account, Accounts, Role, TokenKind, TokenOwner};
 mod review;
-pub use review::{CORRECTABLE, Edit, MAX_NOTE_BYTES, Reextracted, Review, Revision, Saved};
+pub use review::{
+    CORRECTABLE, DONE_MARKS, Edit, MAX_NOTE_BYTES, NEEDS_REVIEW, REASONS, Reextracted, Review,
+    Revision, Saved,
+};
 mod secret;
 pub use secret::{MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, token_hash};
 mod sort;

@@ -5,10 +5,12 @@
 //! - `chain`: the revisions' hash chain;
 //! - `save`: a save, refused when made against a version that is no longer current;
 //! - `history`: a caption's revisions, the audit of everyone's, a caption's marks;
+//! - `marks`: the review marks the index keeps, and why a caption needs review;
 //! - `reextract`: records extracted again, corrections kept over them.
 
 pub(crate) mod chain;
 mod history;
+pub(crate) mod marks;
 pub(crate) mod overlay;
 mod reextract;
 mod save;
@@ -16,6 +18,7 @@ mod save;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use marks::{DONE_MARKS, NEEDS_REVIEW, REASONS};
 pub use overlay::CORRECTABLE;
 pub use reextract::Reextracted;
 pub(crate) use save::review_of;
