@@ -17,8 +17,8 @@ fn value(v: &serde_json::Value) -> String {
 /// The marks and the history, newest change first.
 pub(crate) fn review_section(review: &Review, history: &[Revision]) -> Markup {
     html! {
-        section.review {
-            h2 { "Review" }
+        section.review #history {
+            h2 { "Review and history" }
             p.marks {
                 @if review.verified { span.badge.verified { "verified" } " " }
                 @if review.disputed { span.badge.disputed { "disputed" } " " }
