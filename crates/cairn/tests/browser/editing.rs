@@ -12,10 +12,12 @@ use fantoccini::{Client, Locator};
 use super::common::cairn;
 use super::{shot, shown_total, text_of};
 
-/// Captions of two towns of Syria and one of Lebanon, our own sentences.
+/// Captions of two towns of Syria and one of Lebanon, and one of nowhere in
+/// particular, our own sentences.
 pub const TEXTS: &str = "Fishermen mend their nets at the harbour in Tyre, Lebanon, on March 3, 2021. REUTERS/Ada Lind\n\n\
 Rescuers search the rubble of a school in Aleppo, Syria, on November 24, 2016. AFP PHOTO / Sam Writer\n\n\
-A man walks past shuttered shops in Homs, Syria, on May 3, 2016. AFP PHOTO / Sam Writer\n";
+A man walks past shuttered shops in Homs, Syria, on May 3, 2016. AFP PHOTO / Sam Writer\n\n\
+Children queue for bread on Thursday. REUTERS/Ada Lind\n";
 
 /// Adds the accounts the steps log in with.
 pub fn accounts(data: &Path) {
@@ -55,7 +57,10 @@ async fn log_in(c: &Client, base: &str, name: &str) {
         .click()
         .await
         .unwrap();
-    c.find(Locator::Css("main.search-page")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("main.search-page"))
+        .await
+        .unwrap();
     assert_eq!(text_of(c, "header .account .user").await, name);
 }
 
@@ -66,7 +71,8 @@ async fn log_out(c: &Client) {
         .click()
         .await
         .unwrap();
-    c.find(Locator::Css("header .account a[href='/login']"))
+    c.wait()
+        .for_element(Locator::Css("header .account a[href='/login']"))
         .await
         .unwrap();
 }
@@ -203,7 +209,8 @@ pub async fn an_editor_corrects_a_location(c: &Client, base: &str, data: &Path) 
         .unwrap();
     // Aleppo is a city and a governorate: the form asks which.
     let first = c
-        .find(Locator::Css("fieldset.choices input[type=radio]"))
+        .wait()
+        .for_element(Locator::Css("fieldset.choices input[type=radio]"))
         .await
         .unwrap();
     assert_eq!(
@@ -217,7 +224,10 @@ pub async fn an_editor_corrects_a_location(c: &Client, base: &str, data: &Path) 
         .click()
         .await
         .unwrap();
-    c.find(Locator::Css("table.history")).await.unwrap();
+    c.wait()
+        .for_element(Locator::Css("table.history"))
+        .await
+        .unwrap();
     let history = text_of(c, "table.history").await;
     assert!(
         history.contains("location") && history.contains("verified"),
@@ -263,6 +273,7 @@ pub async fn an_editor_corrects_a_location(c: &Client, base: &str, data: &Path) 
         .click()
         .await
         .unwrap();
+    c.wait().for_element(Locator::Css("p.stale")).await.unwrap();
     let refused = text_of(c, "p.stale").await;
     assert!(refused.contains("Not saved"), "{refused}");
     let persons = c
@@ -274,4 +285,25 @@ pub async fn an_editor_corrects_a_location(c: &Client, base: &str, data: &Path) 
         .unwrap();
     assert_eq!(persons.as_deref(), Some("Ada Lind"), "the current values");
     shot(c, "24-stale").await;
+
+    // The queue is reached from the header; a verified caption is not in it.
+    c.find(Locator::Css("header .account a[href='/review']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait()
+        .for_element(Locator::Css("main.review-page"))
+        .await
+        .unwrap();
+    let listed = c.find_all(Locator::Css("ol.queue a")).await.unwrap();
+    let total: usize = text_of(c, "#total").await.parse().unwrap();
+    assert!(total >= 1, "the caption of nowhere has warnings");
+    assert_eq!(listed.len(), total);
+    for a in listed {
+        let href = a.attr("href").await.unwrap().unwrap();
+        assert_ne!(href, format!("/captions/{id}"));
+    }
+    shot(c, "25-review").await;
 }
