@@ -128,6 +128,7 @@ fn marks_filter_and_count_and_verifying_empties_the_queue() {
             ("corrected", 1),
             ("disputed", 1),
             ("needs_review", 2),
+            ("open_dispute", 1),
             ("verified", 1),
             ("warnings", 1),
         ])
@@ -139,6 +140,7 @@ fn marks_filter_and_count_and_verifying_empties_the_queue() {
         "the warned and the disputed"
     );
     assert_eq!(review(&a, &["low_confidence"]).0, 0);
+    assert_eq!(review(&a, &["open_dispute"]).0, 1);
     // Several marks of one filter: any of them.
     assert_eq!(review(&a, &["verified", "disputed"]).0, 2);
 

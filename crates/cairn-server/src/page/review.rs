@@ -17,6 +17,7 @@ pub(crate) fn review_label(mark: &str) -> String {
         "low_confidence" => "location is a guess",
         "warnings" => "has warnings",
         "conflict" => "texts disagree",
+        "open_dispute" => "disputed",
         other => other,
     }
     .to_string()

@@ -1,7 +1,7 @@
 //! A caption's review marks as the index keeps them, for the search's `review` filter
 //! and facet: what people did (`verified`, `disputed`, `corrected`) and, for a caption
 //! nobody verified yet, why it needs a look (`low_confidence`, `warnings`, `conflict`,
-//! and `needs_review` beside any of them).
+//! `open_dispute`, and `needs_review` beside any of them).
 
 use cairn_model::{Confidence, Record};
 use rusqlite::Connection;
@@ -12,7 +12,7 @@ use crate::codec::Codec;
 /// Marks of what people did.
 pub const DONE_MARKS: [&str; 3] = ["verified", "disputed", "corrected"];
 /// Why a caption needs review, as the queue counts it.
-pub const REASONS: [&str; 4] = ["low_confidence", "warnings", "conflict", "disputed"];
+pub const REASONS: [&str; 4] = ["low_confidence", "warnings", "conflict", "open_dispute"];
 /// The mark of every caption with at least one reason.
 pub const NEEDS_REVIEW: &str = "needs_review";
 
@@ -65,6 +65,7 @@ fn marks(review: &Review, record: Option<&Record>, conflict: bool) -> Vec<&'stat
         ("low_confidence", low),
         ("warnings", warned),
         ("conflict", conflict),
+        ("open_dispute", review.disputed),
     ] {
         if yes {
             marks.push(reason);
@@ -149,7 +150,7 @@ mod tests {
         };
         assert_eq!(
             marks(&disputed, None, true),
-            ["disputed", "needs_review", "conflict"]
+            ["disputed", "needs_review", "conflict", "open_dispute"]
         );
     }
 
