@@ -238,3 +238,26 @@ async fn the_review_queue_counts_each_reason_and_links_each_caption() {
     let (s, _) = get(&app, "/api/search?review=perfect").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn with_require_login_the_refusal_offers_the_login_form() {
+    let (d, a) = archive_of(&TEXTS);
+    Accounts::open(d.path())
+        .unwrap()
+        .add_user("eddie", Role::Editor, "eddie's password")
+        .unwrap();
+    let opts = cairn_server::ServeOptions {
+        require_login: true,
+        ..Default::default()
+    };
+    let app = cairn_server::router_with(a, &opts);
+    let (s, html) = get(&app, "/captions/1").await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    assert!(html.contains(r#"<a href="/login">Log in</a>"#), "{html}");
+    let (s, _) = get(&app, "/login").await;
+    assert_eq!(s, StatusCode::OK);
+    let eddie = login(&app, "eddie").await;
+    let (s, html) = page(&app, "/captions/1", Some(&eddie)).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(html.contains(r#"<form class="edit""#));
+}

@@ -201,17 +201,18 @@ pub(crate) async fn identify(State(s): State<AppState>, mut req: Request, next: 
         Err(e) => return e.into_response(),
     };
     let caller = Caller(user);
+    let viewer = caller.viewer(s.auth.accounts.is_some());
     let reading = matches!(*req.method(), Method::GET | Method::HEAD);
     if s.auth.require_login && reading && !open_path(req.uri().path()) {
         if let Err(e) = caller.at_least(Role::Reader) {
             return if req.uri().path().starts_with("/api") {
                 e.into_response()
             } else {
-                crate::page_error(e)
+                // The error page's header offers the log-in.
+                crate::page::VIEWER.sync_scope(viewer, || crate::page_error(e))
             };
         }
     }
-    let viewer = caller.viewer(s.auth.accounts.is_some());
     req.extensions_mut().insert(caller);
     crate::page::VIEWER.scope(viewer, next.run(req)).await
 }
