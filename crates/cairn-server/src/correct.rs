@@ -50,7 +50,6 @@ pub(crate) async fn post_edit(
         }
         Err(e) => return page_error(e),
     };
-    let posted = EditForm::posted(&pairs);
     let a = s.archive.clone();
     let current = blocking(move || {
         a.caption(id)?
@@ -61,6 +60,7 @@ pub(crate) async fn post_edit(
         Ok(c) => c,
         Err(e) => return page_error(e),
     };
+    let posted = EditForm::posted(&EditForm::of(c.record.as_ref(), &c.review), &pairs);
     let again = |status, form: Option<EditForm>, outcome| {
         let posted = Posted {
             form,
@@ -141,8 +141,25 @@ pub(crate) fn edit_of(
             put(field, toll(field, given)?);
         }
     }
+    let mut given: Vec<&String> = posted.event_types.iter().collect();
+    let mut shown: Vec<&String> = drawn.event_types.iter().collect();
+    given.sort();
+    shown.sort();
+    if given != shown {
+        let known: Vec<&str> = cairn_extract::event_type_names().collect();
+        if let Some(e) = posted
+            .event_types
+            .iter()
+            .find(|e| !known.contains(&e.as_str()) && !drawn.event_types.contains(e))
+        {
+            return Err(Outcome::Invalid(format!(
+                "{e:?} is not an ACLED sub-event type ({}).",
+                known.join(", ")
+            )));
+        }
+        put("event_types", json!(posted.event_types));
+    }
     for (field, given, shown, sep) in [
-        ("event_types", &posted.event_types, &drawn.event_types, ','),
         ("persons", &posted.persons, &drawn.persons, '\n'),
         (
             "organizations",
@@ -320,7 +337,7 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        EditForm::posted(&v)
+        EditForm::posted(&EditForm::default(), &v)
     }
 
     #[test]
@@ -354,6 +371,16 @@ mod tests {
         let bad = form(&[("killed", "many")]);
         assert!(
             matches!(edit_of(&g, None, &review, &bad), Err(Outcome::Invalid(m)) if m.contains("many"))
+        );
+        let made_up = form(&[("event_types", "Street party")]);
+        assert!(
+            matches!(edit_of(&g, None, &review, &made_up), Err(Outcome::Invalid(m)) if m.contains("Street party"))
+        );
+        let strike = form(&[("event_types", "Air/drone strike")]);
+        let e = edit_of(&g, None, &review, &strike).unwrap();
+        assert_eq!(
+            e.fields,
+            [("event_types".to_string(), json!(["Air/drone strike"]))]
         );
         let aleppo = form(&[("location", "Aleppo")]);
         let Err(Outcome::Choose(_, list)) = edit_of(&g, None, &review, &aleppo) else {

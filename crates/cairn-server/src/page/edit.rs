@@ -21,7 +21,7 @@ pub(crate) struct EditForm {
     pub location_id: String,
     pub killed: String,
     pub injured: String,
-    pub event_types: String,
+    pub event_types: Vec<String>,
     pub persons: String,
     pub organizations: String,
     pub verified: bool,
@@ -65,7 +65,7 @@ impl EditForm {
             location_id: String::new(),
             killed: toll(r.casualties.killed.as_ref()),
             injured: toll(r.casualties.injured.as_ref()),
-            event_types: r.event_types.join(", "),
+            event_types: r.event_types.clone(),
             persons: r.persons.join("\n"),
             organizations: r.organizations.join("\n"),
             verified: review.verified,
@@ -74,9 +74,17 @@ impl EditForm {
         }
     }
 
-    /// The form as posted (`application/x-www-form-urlencoded` pairs).
-    pub(crate) fn posted(pairs: &[(String, String)]) -> Self {
-        let mut f = EditForm::default();
+    /// The form as posted (`application/x-www-form-urlencoded` pairs) over the form as
+    /// drawn: a box the post leaves out keeps its value; a checkbox left out is off.
+    pub(crate) fn posted(drawn: &EditForm, pairs: &[(String, String)]) -> Self {
+        let mut f = EditForm {
+            location_id: String::new(),
+            event_types: Vec::new(),
+            verified: false,
+            disputed: false,
+            note: String::new(),
+            ..drawn.clone()
+        };
         for (k, v) in pairs {
             let v = v.clone();
             match k.as_str() {
@@ -89,7 +97,7 @@ impl EditForm {
                 "location_id" => f.location_id = v,
                 "killed" => f.killed = v,
                 "injured" => f.injured = v,
-                "event_types" => f.event_types = v,
+                "event_types" => f.event_types.push(v),
                 "persons" => f.persons = v,
                 "organizations" => f.organizations = v,
                 "verified" => f.verified = true,
@@ -133,6 +141,27 @@ fn lines_row(id: &str, label: &str, value: &str) -> Markup {
     }
 }
 
+/// A checkbox for each ACLED sub-event type, and for any other type the record holds.
+fn event_boxes(chosen: &[String]) -> Markup {
+    let mut all: Vec<&str> = cairn_extract::event_type_names().collect();
+    for c in chosen {
+        if !all.contains(&c.as_str()) {
+            all.push(c);
+        }
+    }
+    html! {
+        fieldset.events {
+            legend { "Event types" }
+            @for e in all {
+                label.check {
+                    input type="checkbox" name="event_types" value=(e) checked[chosen.iter().any(|c| c == e)];
+                    " " (e)
+                }
+            }
+        }
+    }
+}
+
 /// The place choices of an ambiguous name, the first checked.
 fn choices(list: &[(String, String)]) -> Markup {
     html! {
@@ -140,7 +169,7 @@ fn choices(list: &[(String, String)]) -> Markup {
             legend { "Which place?" }
             @for (i, (id, label)) in list.iter().enumerate() {
                 label.choice {
-                    input type="radio" name="location_id" value=(id) checked[i == 0];
+                    input type="radio" name="location_id" value=(id) checked[i == 0] autofocus[i == 0];
                     " " (label)
                 }
             }
@@ -184,7 +213,7 @@ pub(crate) fn edit_form(id: i64, f: &EditForm, csrf: &str, outcome: Option<&Outc
                     legend { "What happened" }
                     (text_row("killed", "Killed", &f.killed, "a number, or a range as 3-5; empty for none"))
                     (text_row("injured", "Injured", &f.injured, "a number, or a range as 3-5; empty for none"))
-                    (text_row("event_types", "Event types", &f.event_types, "ACLED sub-event types, comma-separated"))
+                (event_boxes(&f.event_types))
                     (lines_row("persons", "People", &f.persons))
                     (lines_row("organizations", "Organisations", &f.organizations))
                 }
@@ -235,6 +264,16 @@ mod tests {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-        assert_eq!(EditForm::posted(&pairs), f);
+        assert_eq!(EditForm::posted(&EditForm::default(), &pairs), f);
+        assert!(
+            html.contains(r#"value="Air/drone strike" checked"#),
+            "{html}"
+        );
+        // A box the post leaves out keeps its value; a checkbox left out is off.
+        let only = [("killed".to_string(), "3".to_string())];
+        let g = EditForm::posted(&f, &only);
+        assert_eq!(g.persons, f.persons);
+        assert_eq!(g.killed, "3");
+        assert!(!g.verified && g.event_types.is_empty());
     }
 }
