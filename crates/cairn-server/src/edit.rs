@@ -90,23 +90,8 @@ pub(crate) async fn patch_caption(
     let expected = if_match(&headers)?;
     let Json(body) = body.map_err(|e| ApiError::BadRequest(e.body_text()))?;
     let edit = edit_of(body)?;
-    // Saves of this server wait for one another here rather than on the writer lock.
-    let turn = tokio::time::timeout(s.timeout, s.edits.clone().lock_owned())
-        .await
-        .map_err(|_| ApiError::Busy("other saves are under way; try again".into()))?;
-    let (dir, wait, reader) = (s.archive.dir().to_path_buf(), s.timeout, s.archive.clone());
-    let saved = blocking(move || {
-        let _turn = turn;
-        let mut w = Archive::open_writer_waiting(&dir, wait)?;
-        match w.save_edit(id, &edit, &user, expected) {
-            Err(cairn_store::Error::Invalid(m)) => Err(ApiError::BadRequest(m)),
-            Err(cairn_store::Error::NoCaption(id)) => {
-                Err(ApiError::NotFound(format!("no caption {id}")))
-            }
-            other => Ok(other?),
-        }
-    })
-    .await?;
+    let reader = s.archive.clone();
+    let saved = save(&s, id, edit, user, expected).await?;
     let view = blocking(move || caption_of(&reader, id)).await?;
     let to_json =
         |v: &CaptionView| serde_json::to_value(v).map_err(|e| ApiError::Internal(e.to_string()));
@@ -126,6 +111,33 @@ pub(crate) async fn patch_caption(
             with_etag(StatusCode::PRECONDITION_FAILED, body, r.version)
         }
     })
+}
+
+/// Stores `edit` of caption `id` by `user`, made against version `expected`.
+pub(crate) async fn save(
+    s: &AppState,
+    id: i64,
+    edit: Edit,
+    user: String,
+    expected: u64,
+) -> ApiResult<Saved> {
+    // Saves of this server wait for one another here rather than on the writer lock.
+    let turn = tokio::time::timeout(s.timeout, s.edits.clone().lock_owned())
+        .await
+        .map_err(|_| ApiError::Busy("other saves are under way; try again".into()))?;
+    let (dir, wait) = (s.archive.dir().to_path_buf(), s.timeout);
+    blocking(move || {
+        let _turn = turn;
+        let mut w = Archive::open_writer_waiting(&dir, wait)?;
+        match w.save_edit(id, &edit, &user, expected) {
+            Err(cairn_store::Error::Invalid(m)) => Err(ApiError::BadRequest(m)),
+            Err(cairn_store::Error::NoCaption(id)) => {
+                Err(ApiError::NotFound(format!("no caption {id}")))
+            }
+            other => Ok(other?),
+        }
+    })
+    .await
 }
 
 /// `GET /api/captions/{id}/history`: the caption's revisions, oldest first.

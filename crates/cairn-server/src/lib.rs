@@ -7,6 +7,7 @@
 
 mod auth;
 mod conn;
+mod correct;
 mod edit;
 mod export;
 mod host;
@@ -343,6 +344,13 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
     let mut r = Router::new()
         .route("/", get(search_page))
         .route("/captions/{id}", get(caption_page))
+        .route("/captions/{id}/edit", post(correct::post_edit))
+        .route("/review", get(review_page))
+        .route(
+            "/login",
+            get(auth::session::login_form).post(auth::session::login_posted),
+        )
+        .route("/logout", post(auth::session::logout_posted))
         .route("/sources/{id}", get(source_page))
         .route("/assets/{name}", get(asset))
         .route("/healthz", get(healthz))
@@ -549,8 +557,19 @@ async fn caption_page(
     // The search the caption was reached from, for the way back and the search box.
     let back = SearchParams::parse(query.as_deref().unwrap_or("")).unwrap_or_default();
     let back = page::State::from_params(&back);
+    caption_response(&s, id, back, StatusCode::OK, page::Posted::default()).await
+}
+
+/// A caption's page with `status`; `posted` is a correction form drawn again.
+async fn caption_response(
+    s: &AppState,
+    id: i64,
+    back: page::State,
+    status: StatusCode,
+    posted: page::Posted,
+) -> Response {
     let (a, g) = (s.archive.clone(), s.gazetteer.clone());
-    match heavy(&s, move |_| {
+    match heavy(s, move |_| {
         let c = a
             .caption(id)?
             .ok_or_else(|| ApiError::NotFound(format!("no caption {id}")))?;
@@ -567,9 +586,39 @@ async fn caption_page(
     .await
     {
         Ok((c, seen, country, history)) => html_response(
-            StatusCode::OK,
-            page::caption_page(&c, &back, &seen, country.as_deref(), &history),
+            status,
+            page::caption_page(&c, &back, &seen, country.as_deref(), &history, &posted),
         ),
+        Err(e) => page_error(e),
+    }
+}
+
+/// `GET /review`: the captions that need review, by reason.
+async fn review_page(State(s): State<AppState>, uri: axum::http::Uri) -> Response {
+    let reason = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+        .find(|(k, _)| k == "reason")
+        .map(|(_, v)| v.into_owned())
+        .filter(|r| cairn_store::REASONS.contains(&r.as_str()));
+    let mark = reason.clone().unwrap_or(page::QUEUE_FILTER.to_string());
+    let a = s.archive.clone();
+    let found = heavy(&s, move |stop| {
+        // The reasons are counted over the whole queue, whichever is listed.
+        let mut req = cairn_store::SearchRequest {
+            limit: 100,
+            facets: true,
+            ..Default::default()
+        };
+        req.filters.review = vec![page::QUEUE_FILTER.to_string()];
+        let counts = a.search_until(&req, stop)?.facets;
+        req.filters.review = vec![mark];
+        req.facets = false;
+        let mut listed = a.search_until(&req, stop)?;
+        listed.facets = counts;
+        Ok(listed)
+    })
+    .await;
+    match found {
+        Ok(r) => html_response(StatusCode::OK, page::review_page(&r, reason.as_deref())),
         Err(e) => page_error(e),
     }
 }

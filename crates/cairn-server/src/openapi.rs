@@ -65,6 +65,10 @@ fn search_params() -> Vec<Value> {
             "source",
             "A source uri prefix; repeat for alternatives (uris may hold commas, so no comma splitting)",
         ),
+        repeated(
+            "review",
+            "Review mark: verified, disputed, corrected, needs_review (nobody verified it, and its location is a guess, its record has warnings, its texts disagree, or it is disputed), or one reason: low_confidence, warnings, conflict, open_dispute (disputed and not verified); repeat (or separate by commas) for alternatives. Counted as the review facet",
+        ),
         param(
             "sort",
             "relevance (default), date (oldest first), -date or date-desc (newest first)",

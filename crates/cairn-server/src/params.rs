@@ -37,6 +37,8 @@ pub(crate) struct SearchParams {
     pub(crate) zoom: Option<u8>,
     /// Source uri prefixes (one a parameter; uris may hold commas).
     pub(crate) source: Vec<String>,
+    /// Review marks (`verified`, `disputed`, `corrected`, `needs_review`, a reason).
+    pub(crate) review: Vec<String>,
 }
 
 impl SearchParams {
@@ -72,6 +74,7 @@ impl SearchParams {
                 "event" => p.event.push(v),
                 "lang" => p.lang.push(v),
                 "source" => p.source.push(v),
+                "review" => p.review.push(v),
                 "limit" => p.limit = number("limit", &v, strict, d)?,
                 "offset" => p.offset = number("offset", &v, strict, d)?,
                 "killed_min" => p.killed_min = number("killed_min", &v, strict, d)?,
@@ -184,6 +187,7 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         killed_min: p.killed_min,
         bbox,
         source: p.source.into_iter().filter(|s| !s.is_empty()).collect(),
+        review: review_marks(&list(&p.review))?,
     };
     Ok(SearchRequest {
         query: p.q,
@@ -195,6 +199,24 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         histogram: flag(&p.histogram),
         geo_zoom: p.zoom,
     })
+}
+
+/// Review marks as the store names them; an unknown one is refused (it could only
+/// match nothing).
+fn review_marks(marks: &[String]) -> ApiResult<Vec<String>> {
+    let known = |m: &str| {
+        cairn_store::DONE_MARKS.contains(&m)
+            || cairn_store::REASONS.contains(&m)
+            || m == cairn_store::NEEDS_REVIEW
+    };
+    let marks: Vec<String> = marks.iter().map(|m| m.to_ascii_lowercase()).collect();
+    match marks.iter().find(|m| !known(m)) {
+        Some(m) => Err(ApiError::BadRequest(format!(
+            "review {m:?} is not one of verified, disputed, corrected, needs_review, {}",
+            cairn_store::REASONS.join(", ")
+        ))),
+        None => Ok(marks),
+    }
 }
 
 /// `west,south,east,north`: four numbers, each of which must read whole (`1,x,2,3,4` is

@@ -25,13 +25,26 @@ const TEXTS: [&str; 9] = [
     "Commuters wait for a train in Manila, Philippines, on June 2, 2019. REUTERS/Lee Author",
 ];
 
+/// The archive of [`TEXTS`], every caption marked verified by an editor.
 fn archive() -> (tempfile::TempDir, Arc<Archive>) {
-    routed::archive_of(&TEXTS)
+    let (d, a) = routed::archive_of(&TEXTS);
+    drop(a);
+    let mut w = Archive::open_writer(d.path()).unwrap();
+    let verified = cairn_store::Edit {
+        verified: Some(true),
+        ..Default::default()
+    };
+    for id in 1..=TEXTS.len() as i64 {
+        w.save_edit(id, &verified, "eddie", 0).unwrap();
+    }
+    drop(w);
+    let a = Arc::new(Archive::open_reader(d.path()).unwrap());
+    (d, a)
 }
 
 /// Every filter the API knows, in the groups a link changes at once (a period's
 /// bounds change together).
-const FILTERS: [&[&str]; 11] = [
+const FILTERS: [&[&str]; 12] = [
     &["agency"],
     &["photographer"],
     &["place"],
@@ -42,6 +55,7 @@ const FILTERS: [&[&str]; 11] = [
     &["killed_min"],
     &["bbox"],
     &["source"],
+    &["review"],
     &["q"],
 ];
 
@@ -130,7 +144,7 @@ async fn every_link_of_a_page_keeps_every_filter_but_the_one_it_changes() {
     let app = cairn_server::router(a);
     let url = "/?q=strike&agency=AFP&photographer=Sam+Writer&place=Aleppo&country=SY\
                &event=Air%2Fdrone+strike&lang=en&from=2016-11&to=2016-11-30&killed_min=5\
-               &bbox=30,30,40,40&source=test%3A&sort=date&limit=1";
+               &bbox=30,30,40,40&source=test%3A&review=verified&sort=date&limit=1";
     let (s, html) = get(&app, url).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(total(&html), 3, "the three English captions of the strikes");

@@ -153,6 +153,7 @@ impl Counts {
             year,
             place: list(5),
             lang: list(6),
+            review: list(7),
         })
     }
 

@@ -26,7 +26,8 @@ mod accounts;
 pub use accounts::{Account, Accounts, Role, TokenKind, TokenOwner};
 mod review;
 pub use review::{
-    CORRECTABLE, Edit, MAX_NOTE_BYTES, Reextracted, Regroup, Regrouped, Review, Revision, Saved,
+    CORRECTABLE, DONE_MARKS, Edit, MAX_NOTE_BYTES, NEEDS_REVIEW, REASONS, Reextracted, Regroup,
+    Regrouped, Review, Revision, Saved,
 };
 mod secret;
 pub use secret::{MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARS, token_hash};

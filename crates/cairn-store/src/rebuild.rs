@@ -134,9 +134,13 @@ pub(crate) fn index_doc(
     // Searched and faceted as people see it: with their corrections.
     let corrections = crate::review::overlay::corrections_of(conn, id)?;
     let record = crate::review::overlay::apply(record, "", &corrections);
+    let text = r.get::<_, Option<String>>(1)?.unwrap_or_default();
+    let variants = text.lines().count();
+    let marks = crate::review::marks::marks_of(codec, conn, id, record.as_ref(), variants)?;
     Ok(IndexDoc {
         id: id as u64,
-        text: r.get::<_, Option<String>>(1)?.unwrap_or_default().into(),
+        text: text.into(),
         record: record.map(std::borrow::Cow::Owned),
+        marks,
     })
 }

@@ -22,8 +22,8 @@ use crate::aggregate::Counts;
 
 /// The facet fields counted by a search, in the order of [`crate::views::Facets`]:
 /// agency, photographer, country, event type, year, the top level of places, and
-/// language.
-pub(crate) const FACET_FIELDS: [&str; 7] = [
+/// language, and review marks.
+pub(crate) const FACET_FIELDS: [&str; 8] = [
     "f_agency",
     "f_photographer",
     "f_country",
@@ -31,6 +31,7 @@ pub(crate) const FACET_FIELDS: [&str; 7] = [
     "f_year",
     "f_place",
     "f_lang",
+    "f_review",
 ];
 /// Index in [`FACET_FIELDS`] of the hierarchical place facet, counted by its first
 /// level (the other facets have one level).
@@ -580,6 +581,7 @@ mod tests {
                         id: *id,
                         text: r.text.clone().into(),
                         record: Some(std::borrow::Cow::Owned(r.clone())),
+                        marks: Vec::new(),
                     }, true).unwrap();
                     live.insert(*id, r.clone());
                 }
@@ -609,6 +611,7 @@ mod tests {
                     ("f_year", &facets.year),
                     ("f_place", &facets.place),
                     ("f_lang", &facets.lang),
+                    ("f_review", &facets.review),
                 ] {
                     let mut c = FacetCollector::for_field(name);
                     c.add_facet("/");

@@ -51,6 +51,10 @@ pub struct Filters {
     /// Language of the caption (ISO 639-1).
     #[serde(default)]
     pub lang: Vec<String>,
+    /// Review marks: `verified`, `disputed`, `corrected`, `needs_review` or one of its
+    /// reasons ([`crate::REASONS`]).
+    #[serde(default)]
+    pub review: Vec<String>,
     /// Earliest date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`); the caption's whole date must
     /// lie on or after it.
     pub from: Option<String>,
@@ -178,6 +182,8 @@ pub struct Facets {
     pub place: Vec<FacetCount>,
     /// By language of the caption (ISO 639-1).
     pub lang: Vec<FacetCount>,
+    /// By review mark (see [`Filters::review`]).
+    pub review: Vec<FacetCount>,
 }
 
 /// A source as hits and captions cite it.

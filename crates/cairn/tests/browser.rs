@@ -4,6 +4,8 @@
 //! the same query and saves a screenshot under target/e2e/.
 
 mod common;
+#[path = "browser/editing.rs"]
+mod editing;
 #[path = "browser/round2.rs"]
 mod round2;
 #[path = "browser/steps.rs"]
@@ -133,6 +135,50 @@ async fn wait_url_change(c: &Client, before: &url::Url) -> url::Url {
     }
 }
 
+/// `cairn serve` on `data`, ChromeDriver and a headless Chromium session: the two
+/// processes (killed when dropped), the client and the server's base URL.
+async fn open(data: &Path, driver: &Path, chrome: &Path) -> (Guard, Guard, Client, String) {
+    let port = free_port();
+    let bin = assert_cmd::cargo::cargo_bin("cairn");
+    let server = Guard(
+        Command::new(&bin)
+            .arg("--data")
+            .arg(data)
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let dport = free_port();
+    let driver_process = Guard(
+        Command::new(driver)
+            .arg(format!("--port={dport}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for(port, "cairn serve");
+    wait_for(dport, "chromedriver");
+
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": chrome,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1100", "--hide-scrollbars"]
+        }),
+    );
+    let c = ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{dport}"))
+        .await
+        .expect("connect to chromedriver");
+    let base = format!("http://127.0.0.1:{port}");
+    (server, driver_process, c, base)
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn search_facet_timeline_map_caption_in_chromium() {
     let Some((driver, chrome)) = browser_tools() else {
@@ -181,44 +227,7 @@ async fn search_facet_timeline_map_caption_in_chromium() {
         .assert()
         .success();
 
-    let port = free_port();
-    let bin = assert_cmd::cargo::cargo_bin("cairn");
-    let _server = Guard(
-        Command::new(&bin)
-            .arg("--data")
-            .arg(&data)
-            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let dport = free_port();
-    let _driver = Guard(
-        Command::new(&driver)
-            .arg(format!("--port={dport}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_for(port, "cairn serve");
-    wait_for(dport, "chromedriver");
-
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({
-            "binary": chrome,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,1100", "--hide-scrollbars"]
-        }),
-    );
-    let c = ClientBuilder::native()
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{dport}"))
-        .await
-        .expect("connect to chromedriver");
-    let base = format!("http://127.0.0.1:{port}");
+    let (_server, _driver, c, base) = open(&data, &driver, &chrome).await;
     c.set_window_size(1400, 1000).await.unwrap();
 
     // 1. The page lists everything, server-rendered.
@@ -399,5 +408,25 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     steps::phone_filters_button(&c, &base).await;
     round2::phone_shows_results_first(&c, &base).await;
 
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn corrections_in_chromium() {
+    let Some((driver, chrome)) = browser_tools() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("archive");
+    cairn(&data)
+        .args(["ingest", "-"])
+        .write_stdin(editing::TEXTS)
+        .assert()
+        .success();
+    editing::accounts(&data);
+    let (_server, _driver, c, base) = open(&data, &driver, &chrome).await;
+    c.set_window_size(1280, 1400).await.unwrap();
+    editing::a_reader_has_no_form(&c, &base).await;
+    editing::an_editor_corrects_a_location(&c, &base, &data).await;
     c.close().await.unwrap();
 }

@@ -83,19 +83,36 @@ impl Caller {
     /// [`Caller::at_least`] for a request that changes something: a user of the
     /// session cookie must also send the session's CSRF token.
     pub(crate) fn may_write(&self, role: Role, headers: &HeaderMap) -> ApiResult<&User> {
+        let given = headers
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        self.may_post(role, given)
+    }
+
+    /// [`Caller::may_write`] with the CSRF token `given` in a posted form.
+    pub(crate) fn may_post(&self, role: Role, given: &str) -> ApiResult<&User> {
         let u = self.at_least(role)?;
         if let Via::Cookie(secret) = &u.via {
-            let given = headers
-                .get(CSRF_HEADER)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
             if !session::same(given, &session::csrf_token(secret)) {
                 return Err(ApiError::Forbidden(format!(
-                    "a write made with the session cookie needs the session's CSRF token in {CSRF_HEADER}"
+                    "a write made with the session cookie needs the session's CSRF token (in {CSRF_HEADER}, or a form's csrf field); reload the page and try again"
                 )));
             }
         }
         Ok(u)
+    }
+
+    /// The page's view of this caller.
+    fn viewer(&self, logins: bool) -> crate::page::Viewer {
+        crate::page::Viewer {
+            user: self.0.as_ref().map(|u| (u.name.clone(), u.role)),
+            csrf: match self.0.as_ref().map(|u| &u.via) {
+                Some(Via::Cookie(secret)) => Some(session::csrf_token(secret)),
+                _ => None,
+            },
+            logins,
+        }
     }
 }
 
@@ -166,7 +183,13 @@ async fn resolve(s: &AppState, headers: &HeaderMap) -> ApiResult<Option<User>> {
 fn open_path(path: &str) -> bool {
     matches!(
         path,
-        "/healthz" | "/api" | "/api/openapi.json" | "/api/login" | "/api/logout"
+        "/healthz"
+            | "/api"
+            | "/api/openapi.json"
+            | "/api/login"
+            | "/api/logout"
+            | "/login"
+            | "/logout"
     ) || path.starts_with("/assets/")
 }
 
@@ -178,16 +201,18 @@ pub(crate) async fn identify(State(s): State<AppState>, mut req: Request, next: 
         Err(e) => return e.into_response(),
     };
     let caller = Caller(user);
+    let viewer = caller.viewer(s.auth.accounts.is_some());
     let reading = matches!(*req.method(), Method::GET | Method::HEAD);
     if s.auth.require_login && reading && !open_path(req.uri().path()) {
         if let Err(e) = caller.at_least(Role::Reader) {
             return if req.uri().path().starts_with("/api") {
                 e.into_response()
             } else {
-                crate::page_error(e)
+                // The error page's header offers the log-in.
+                crate::page::VIEWER.sync_scope(viewer, || crate::page_error(e))
             };
         }
     }
     req.extensions_mut().insert(caller);
-    next.run(req).await
+    crate::page::VIEWER.scope(viewer, next.run(req)).await
 }

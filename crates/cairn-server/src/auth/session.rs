@@ -4,10 +4,10 @@
 //! cookie carries the session's CSRF token, derived from its secret, which a page of
 //! another site can neither read nor compute.
 
-use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
 use cairn_store::TokenKind;
 use serde::Deserialize;
 use serde_json::json;
@@ -47,26 +47,27 @@ pub(crate) struct Login {
     password: String,
 }
 
-/// `POST /api/login`: a new session for a user whose password is right.
-pub(crate) async fn login(
-    State(s): State<AppState>,
-    headers: HeaderMap,
-    body: Result<Json<Login>, axum::extract::rejection::JsonRejection>,
-) -> ApiResult<Response> {
-    let Json(l) = body.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+/// A new session for `name` when `password` is right: their role and the session's
+/// secret. The cookie the request came with ends here.
+async fn start(
+    s: &AppState,
+    headers: &HeaderMap,
+    name: String,
+    password: String,
+) -> ApiResult<(cairn_store::Role, String)> {
     let Some(acc) = s.auth.accounts.clone() else {
         return Err(ApiError::NotFound("this server has no accounts".into()));
     };
-    if let Some(wait) = s.auth.limiter.refused(&l.name) {
+    if let Some(wait) = s.auth.limiter.refused(&name) {
         return Err(ApiError::TooManyRequests(format!(
             "too many failed logins; try again in {} s",
             wait.as_secs().max(1)
         )));
     }
-    let old = session_cookie(&headers);
-    let name = l.name.clone();
+    let old = session_cookie(headers);
+    let who = name.clone();
     let made = blocking(move || {
-        let Some(role) = acc.login(&l.name, &l.password)? else {
+        let Some(role) = acc.login(&who, &password)? else {
             return Ok(None);
         };
         // The cookie the browser had is never taken over: it ends here.
@@ -77,16 +78,28 @@ pub(crate) async fn login(
             .checked_add(jiff::SignedDuration::from_hours(SESSION_HOURS))
             .map_err(|e| ApiError::Internal(e.to_string()))?
             .to_string();
-        let (_, secret) = acc.create_token(&l.name, TokenKind::Session, Some(&until))?;
+        let (_, secret) = acc.create_token(&who, TokenKind::Session, Some(&until))?;
         Ok(Some((role, secret)))
     })
     .await?;
-    let Some((role, secret)) = made else {
+    let Some(made) = made else {
         s.auth.limiter.failed(&name);
         tracing::warn!(user = %name.escape_debug(), "failed login");
         return Err(ApiError::Unauthorized("wrong name or password".into()));
     };
     s.auth.limiter.succeeded(&name);
+    Ok(made)
+}
+
+/// `POST /api/login`: a new session for a user whose password is right.
+pub(crate) async fn login(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<Login>, axum::extract::rejection::JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(l) = body.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let name = l.name.clone();
+    let (role, secret) = start(&s, &headers, l.name, l.password).await?;
     let body = json!({ "user": name, "role": role, "csrf": csrf_token(&secret) });
     let mut res = Json(body).into_response();
     res.headers_mut().insert(
@@ -96,13 +109,62 @@ pub(crate) async fn login(
     Ok(res)
 }
 
-/// `POST /api/logout`: ends the session of the cookie sent, and clears it.
-pub(crate) async fn logout(State(s): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
-    if let (Some(secret), Some(acc)) = (session_cookie(&headers), s.auth.accounts.clone()) {
-        let given = headers
-            .get(super::CSRF_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
+/// `GET /login`: the log-in form.
+pub(crate) async fn login_form() -> Response {
+    crate::html_response(StatusCode::OK, crate::page::login_page(None, ""))
+}
+
+/// `POST /login`: the log-in form posted; back to the search page when it holds, the
+/// form again with why when not.
+pub(crate) async fn login_posted(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    Form(l): Form<Login>,
+) -> Response {
+    let name = l.name.clone();
+    match start(&s, &headers, l.name, l.password).await {
+        Ok((_, secret)) => {
+            let mut res = Redirect::to("/").into_response();
+            res.headers_mut().insert(
+                header::SET_COOKIE,
+                cookie(&secret, SESSION_HOURS * 3600, s.auth.secure_cookies),
+            );
+            res
+        }
+        Err(e) => {
+            let (status, _) = e.status();
+            let message = format!("Not logged in: {e}.");
+            crate::html_response(status, crate::page::login_page(Some(&message), &name))
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct Logout {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /logout`: the header's button; its form carries the CSRF token.
+pub(crate) async fn logout_posted(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    Form(f): Form<Logout>,
+) -> Response {
+    match end(&s, &headers, &f.csrf).await {
+        Ok(()) => {
+            let mut res = Redirect::to("/").into_response();
+            res.headers_mut()
+                .insert(header::SET_COOKIE, cookie("", 0, s.auth.secure_cookies));
+            res
+        }
+        Err(e) => crate::page_error(e),
+    }
+}
+
+/// Ends the session of the cookie sent, when `given` is its CSRF token.
+async fn end(s: &AppState, headers: &HeaderMap, given: &str) -> ApiResult<()> {
+    if let (Some(secret), Some(acc)) = (session_cookie(headers), s.auth.accounts.clone()) {
         if !same(given, &csrf_token(&secret)) {
             return Err(ApiError::Forbidden(format!(
                 "logging out needs the session's CSRF token in {}",
@@ -111,6 +173,17 @@ pub(crate) async fn logout(State(s): State<AppState>, headers: HeaderMap) -> Api
         }
         blocking(move || Ok(acc.revoke_secret(&secret)?)).await?;
     }
+    Ok(())
+}
+
+/// `POST /api/logout`: ends the session of the cookie sent, and clears it.
+pub(crate) async fn logout(State(s): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    let given = headers
+        .get(super::CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    end(&s, &headers, &given).await?;
     let mut res = Json(json!({ "logged_out": true })).into_response();
     res.headers_mut()
         .insert(header::SET_COOKIE, cookie("", 0, s.auth.secure_cookies));

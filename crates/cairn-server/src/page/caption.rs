@@ -115,6 +115,14 @@ fn record_table(c: &CaptionView, country: Option<&str>) -> Markup {
     }
 }
 
+/// A correction form posted and drawn again: the values as typed (none: the current
+/// ones) and what came of the post.
+#[derive(Debug, Default)]
+pub(crate) struct Posted {
+    pub form: Option<super::EditForm>,
+    pub outcome: Option<super::Outcome>,
+}
+
 /// Sources whose first-seen time is looked up for a caption page at most.
 const SEEN_SOURCES: usize = 200;
 
@@ -136,6 +144,7 @@ pub(crate) fn caption_page(
     first_seen: &[(i64, String)],
     country: Option<&str>,
     history: &[Revision],
+    edit: &Posted,
 ) -> Markup {
     let short: String = c.text.chars().take(80).collect();
     let seen = |id: i64| {
@@ -152,6 +161,11 @@ pub(crate) fn caption_page(
             (super::text::legend())
             (record_table(c, country))
             (super::history::review_section(&c.review, history))
+            @let viewer = super::Viewer::current();
+            @if let (true, Some(csrf)) = (viewer.may_edit(), viewer.csrf.as_deref()) {
+                @let drawn = super::EditForm::of(c.record.as_ref(), &c.review);
+                (super::edit::edit_form(c.id, edit.form.as_ref().unwrap_or(&drawn), csrf, edit.outcome.as_ref()))
+            }
             @if !c.translations.is_empty() {
                 h2 { "The same photograph in other languages" }
                 ul.translations {

@@ -137,6 +137,14 @@ pub(crate) fn facets_html(v: &SearchView) -> Markup {
     let plain = |x: &str| x.to_string();
     let country = |x: &str| v.name_of("country", x);
     let lang = |x: &str| v.name_of("lang", x);
+    // What people did; the queue's reasons have their own page.
+    let review: Vec<FacetCount> = f
+        .review
+        .iter()
+        .filter(|c| cairn_store::DONE_MARKS.contains(&c.value.as_str()))
+        .cloned()
+        .collect();
+    let review_label = |x: &str| super::review_label(x);
     html! {
         (facet_list(s, "Agency", "agency", &fold_case(&f.agency), &plain))
         (facet_list(s, "Photographer", "photographer", &fold_case(&f.photographer), &plain))
@@ -144,6 +152,7 @@ pub(crate) fn facets_html(v: &SearchView) -> Markup {
         (facet_list(s, "Country", "country", &f.country, &country))
         (facet_list(s, "Event type", "event", &f.event_type, &plain))
         (facet_list(s, "Language", "lang", &f.lang, &lang))
+        (facet_list(s, "Review", "review", &review, &review_label))
         @if !f.year.is_empty() {
             section.facet data-facet="year" {
                 h3 { "Year" }

@@ -5,16 +5,22 @@
 //! `/api/search`.
 
 mod caption;
+mod edit;
 mod facets;
 mod history;
+mod login;
 mod map;
 mod names;
 mod results;
+mod review;
 mod text;
 mod view;
 
-pub(crate) use caption::{caption_page, first_seen, source_page};
+pub(crate) use caption::{Posted, caption_page, first_seen, source_page};
+pub(crate) use edit::{EditForm, Outcome};
+pub(crate) use login::{VIEWER, Viewer, login_page};
 pub(crate) use results::search_page;
+pub(crate) use review::{QUEUE_FILTER, review_label, review_page};
 pub(crate) use view::{SearchView, search_view};
 
 use maud::{DOCTYPE, Markup, html};
@@ -67,6 +73,9 @@ impl State {
         put("bbox", p.bbox.as_ref());
         for v in &p.source {
             put("source", Some(v));
+        }
+        for v in &p.review {
+            put("review", Some(v));
         }
         put("sort", p.sort.as_ref());
         put("limit", p.limit.map(|k| k.to_string()).as_ref());
@@ -175,6 +184,7 @@ fn layout(title: &str, header_search: Option<&State>, body: Markup) -> Markup {
                     } @else {
                         span.tagline { "news photo captions, deduplicated and searchable" }
                     }
+                    (login::account(&Viewer::current()))
                 }
                 (body)
                 footer {

@@ -77,6 +77,9 @@ impl SearchView {
                 Err(_) => "map area".into(),
             };
         }
+        if key == "review" {
+            return super::review_label(value);
+        }
         self.names
             .get(&(key, value.to_string()))
             .cloned()
@@ -235,12 +238,13 @@ fn open_facets(
     };
     type Pick = fn(&mut cairn_store::Filters) -> &mut Vec<String>;
     type Field = fn(&mut Facets) -> &mut Vec<FacetCount>;
-    let fields: [(Pick, Field); 5] = [
+    let fields: [(Pick, Field); 6] = [
         (|f| &mut f.agency, |x| &mut x.agency),
         (|f| &mut f.photographer, |x| &mut x.photographer),
         (|f| &mut f.country, |x| &mut x.country),
         (|f| &mut f.event, |x| &mut x.event_type),
         (|f| &mut f.lang, |x| &mut x.lang),
+        (|f| &mut f.review, |x| &mut x.review),
     ];
     for (pick, field) in fields {
         let mut r = req.clone();

@@ -368,6 +368,7 @@ impl SearchIndex {
             (f.k_country, &filters.country),
             (f.k_event, &filters.event),
             (f.k_lang, &filters.lang),
+            (f.k_review, &filters.review),
         ] {
             if let Some(q) = self.term_any(field, values) {
                 must.push((Occur::Must, q));
@@ -525,6 +526,7 @@ mod tests {
                     id: i as u64,
                     text: t.join(" ").into(),
                     record: None,
+                    marks: Vec::new(),
                 }, true).unwrap();
             }
             index.commit(&mut w, 0).unwrap();

@@ -87,6 +87,8 @@ pub(crate) struct IndexDoc<'a> {
     pub text: std::borrow::Cow<'a, str>,
     /// Its canonical record.
     pub record: Option<std::borrow::Cow<'a, Record>>,
+    /// Its review marks (`crate::review::marks`).
+    pub marks: Vec<&'static str>,
 }
 
 /// The caption id of a matching document, from the segments' id columns.
@@ -312,6 +314,10 @@ impl SearchIndex {
         d.add_text(f.pairs, &doc.text);
         if let Some(r) = &doc.record {
             add_record(f, &mut d, r, &doc.text);
+        }
+        for m in &doc.marks {
+            d.add_text(f.k_review, m);
+            d.add_facet(f.f_review, Facet::from_path([m]));
         }
         w.add_document(d).map_err(|e| self.err(e))?;
         Ok(())

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 8;
+pub(crate) const SCHEMA_VERSION: u32 = 9;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer, which the analyzers module registers under this name.
@@ -38,6 +38,7 @@ pub(crate) struct Fields {
     pub k_country: Field,
     pub k_event: Field,
     pub k_lang: Field,
+    pub k_review: Field,
     // Display values, for facet counts.
     pub f_agency: Field,
     pub f_photographer: Field,
@@ -46,6 +47,7 @@ pub(crate) struct Fields {
     pub f_year: Field,
     pub f_place: Field,
     pub f_lang: Field,
+    pub f_review: Field,
     pub date_start: Field,
     pub date_end: Field,
     pub killed: Field,
@@ -95,6 +97,7 @@ pub(crate) fn schema() -> (Schema, Fields) {
         k_country: b.add_text_field("country", STRING),
         k_event: b.add_text_field("event", STRING),
         k_lang: b.add_text_field("lang", STRING),
+        k_review: b.add_text_field("review", STRING),
         f_agency: b.add_facet_field("f_agency", facet()),
         f_photographer: b.add_facet_field("f_photographer", facet()),
         f_country: b.add_facet_field("f_country", facet()),
@@ -102,6 +105,7 @@ pub(crate) fn schema() -> (Schema, Fields) {
         f_year: b.add_facet_field("f_year", facet()),
         f_place: b.add_facet_field("f_place", facet()),
         f_lang: b.add_facet_field("f_lang", facet()),
+        f_review: b.add_facet_field("f_review", facet()),
         date_start: b.add_i64_field("date_start", INDEXED | FAST),
         date_end: b.add_i64_field("date_end", INDEXED | FAST),
         killed: b.add_i64_field("killed", INDEXED | FAST),

@@ -5,11 +5,13 @@
 //! - `chain`: the revisions' hash chain;
 //! - `save`: a save, refused when made against a version that is no longer current;
 //! - `history`: a caption's revisions, the audit of everyone's, a caption's marks;
+//! - `marks`: the review marks the index keeps, and why a caption needs review;
 //! - `reextract`: records extracted again, corrections kept over them;
 //! - `regroup`: a caption split in two, two captions merged, by hand.
 
 pub(crate) mod chain;
 mod history;
+pub(crate) mod marks;
 pub(crate) mod overlay;
 mod reextract;
 mod regroup;
@@ -18,6 +20,7 @@ mod save;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use marks::{DONE_MARKS, NEEDS_REVIEW, REASONS};
 pub use overlay::CORRECTABLE;
 pub use reextract::Reextracted;
 pub use regroup::{Regroup, Regrouped};

@@ -191,10 +191,12 @@ impl ArchiveWriter {
                 Made::Borrowed(r) => std::borrow::Cow::Borrowed(r),
                 Made::Owned(r) => std::borrow::Cow::Owned(*r),
             };
+            let marks = crate::review::marks::fresh_marks(Some(&record));
             let doc = IndexDoc {
                 id: id as u64,
                 text: std::borrow::Cow::Borrowed(text),
                 record: Some(record),
+                marks,
             };
             gave = true;
             self.archive

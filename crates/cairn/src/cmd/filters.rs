@@ -72,6 +72,7 @@ impl FilterArgs {
             killed_min: self.killed_min,
             bbox,
             source: self.source.clone(),
+            review: Vec::new(),
         })
     }
 }
