@@ -200,7 +200,7 @@ fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
         v.names.insert(("country", cc.to_lowercase()), name);
     }
     for place in &p.place {
-        if let Some(id) = g.best_match(place) {
+        if let Some(id) = g.named(place) {
             let e = g.entry(id);
             v.names.insert(("place", place.clone()), e.name.clone());
             v.names.insert(
@@ -395,7 +395,7 @@ fn place_facet(
         let mut r = req.clone();
         r.facets = false;
         v.places = named(&archive.place_children(&r, path)?);
-        if let Some(id) = g.best_match(one) {
+        if let Some(id) = g.named(one) {
             v.breadcrumb = g
                 .path(id)
                 .into_iter()

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 8;
+pub(crate) const SCHEMA_VERSION: u32 = 9;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer ([`super::analyzers::PairTokenizer`]).
@@ -51,6 +51,9 @@ pub(crate) struct Fields {
     pub killed: Field,
     pub lat: Field,
     pub lon: Field,
+    /// The gazetteer ids of the places the caption names, whatever its spelling of
+    /// them, so a place's name in a query finds the captions naming it in any other.
+    pub k_named: Field,
 }
 
 fn words_with_positions(tokenizer: &str) -> TextOptions {
@@ -107,6 +110,7 @@ pub(crate) fn schema() -> (Schema, Fields) {
         killed: b.add_i64_field("killed", INDEXED | FAST),
         lat: b.add_f64_field("lat", INDEXED | FAST),
         lon: b.add_f64_field("lon", INDEXED | FAST),
+        k_named: b.add_text_field("named", STRING),
     };
     (b.build(), f)
 }
