@@ -598,3 +598,41 @@ fn a_place_is_one_place_by_any_name_in_any_script() {
     assert_eq!(found(&a, "police"), Vec::<u8>::new());
     assert_eq!(found(&a, "Police"), [16]);
 }
+
+#[test]
+fn english_finds_a_plural_not_made_with_s_by_its_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let sources = [
+        caption(
+            1,
+            "Children queue for water at a camp near Idlib.",
+            "en",
+            None,
+        ),
+        caption(2, "A child sleeps in a tent after the floods.", "en", None),
+        caption(
+            3,
+            "Masked gunmen patrol a checkpoint outside Sanaa, Yemen.",
+            "en",
+            None,
+        ),
+        caption(4, "A gunman was arrested, police said.", "en", None),
+        caption(
+            5,
+            "Des enfants attendent de l'eau dans un camp.",
+            "fr",
+            None,
+        ),
+    ];
+    a.write_batch(&sources).unwrap();
+    assert_eq!(found(&a, "child"), [1, 2]);
+    assert_eq!(found(&a, "children"), [1, 2]);
+    assert_eq!(found(&a, "gunman"), [3, 4]);
+    assert_eq!(found(&a, "gunmen"), [3, 4]);
+    // Only the listed plurals: a word ending like one is itself.
+    assert_eq!(found(&a, "Yemen"), [3]);
+    assert_eq!(found(&a, "yeman"), Vec::<u8>::new());
+    // Other languages keep their own stemming.
+    assert_eq!(found(&a, "enfant"), [5]);
+}

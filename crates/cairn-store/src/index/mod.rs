@@ -9,6 +9,7 @@ mod analyzers;
 mod arabic;
 mod build;
 mod cyrillic;
+mod english;
 mod named;
 mod schema;
 

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 9;
+pub(crate) const SCHEMA_VERSION: u32 = 10;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer ([`super::analyzers::PairTokenizer`]).
