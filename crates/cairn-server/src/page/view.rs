@@ -160,6 +160,7 @@ pub(crate) fn search_view(
         _ => "relevance",
     };
     name_everything(&mut v, g, &p);
+    name_sources(&mut v, archive, &p);
     let mut req = match made {
         Ok(r) => r,
         Err(ApiError::BadRequest(m)) => {
@@ -219,6 +220,22 @@ fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
     }
     if let Some(k) = p.killed_min {
         v.names.insert(("killed_min", k.to_string()), k.to_string());
+    }
+}
+
+/// Names for the source filters: a source id as its file's name or page's address, a
+/// uri prefix as the folder, file or address it is.
+fn name_sources(v: &mut SearchView, archive: &Archive, p: &SearchParams) {
+    for value in &p.source {
+        let uri = match value.parse::<i64>() {
+            Ok(id) => match archive.source_uri(id) {
+                Ok(Some(uri)) => uri,
+                _ => continue,
+            },
+            Err(_) => value.clone(),
+        };
+        v.names
+            .insert(("source", value.clone()), super::names::source_name(&uri));
     }
 }
 
