@@ -542,6 +542,12 @@ fn four_scripts() -> (tempfile::TempDir, ArchiveWriter) {
             "en",
             at("Police", "Police"),
         ),
+        caption(
+            17,
+            "Heavy snow falls on a road in the Kyiv region.",
+            "en",
+            at("UA.13", "Kyiv region"),
+        ),
     ];
     a.write_batch(&sources).unwrap();
     (dir, a)
@@ -590,6 +596,11 @@ fn a_place_is_one_place_by_any_name_in_any_script() {
             assert_eq!(in_place(&a, name), filtered, "place={name}");
             assert_eq!(found(&a, name), queried, "q={name}");
         }
+    }
+    // A caption naming a part of the city (its region), by the city's name in the
+    // text, whichever spelling the query gives.
+    for name in ["Kyiv", "Kiev", "Київ", "Киев"] {
+        assert_eq!(found(&a, name), [17], "q={name}");
     }
     // The province only when asked for.
     assert_eq!(in_place(&a, "SY.09"), [6, 8, 9, 10, 11]);

@@ -338,6 +338,7 @@ impl SearchIndex {
         Some(PlaceTerms {
             path: Facet::from_path(path.iter().map(String::as_str)).to_string(),
             id: g.entry(p).id.clone(),
+            name: g.entry(p).name.clone(),
         })
     }
 
@@ -469,10 +470,11 @@ fn plain_literal(word: &str) -> UserInputLiteral {
     }
 }
 
-/// What finds a place: its facet path (as text) and its gazetteer id.
+/// What finds a place: its facet path (as text), its gazetteer id and its name.
 struct PlaceTerms {
     path: String,
     id: String,
+    name: String,
 }
 
 /// The captions located in or inside a place, or naming it.
@@ -486,7 +488,23 @@ fn places_leaf(place: PlaceTerms) -> UserInputAst {
             })),
         )
     };
-    UserInputAst::Clause(vec![set("f_place", place.path), set("named", place.id)])
+    // The gazetteer's own name in the text too, so that `Kiev` finds what `Kyiv` does
+    // where the caption names a part of it (`Kyiv region`) the place is not.
+    let name = UserInputLiteral {
+        field_name: Some("text".into()),
+        phrase: place.name,
+        delimiter: Delimiter::DoubleQuotes,
+        slop: 0,
+        prefix: false,
+    };
+    UserInputAst::Clause(vec![
+        set("f_place", place.path),
+        set("named", place.id),
+        (
+            Some(Occur::Should),
+            UserInputAst::Leaf(Box::new(UserInputLeaf::Literal(name))),
+        ),
+    ])
 }
 
 #[cfg(test)]
