@@ -329,8 +329,8 @@ impl<'g, W: Write> Exporter<'g, W> {
     }
 
     /// Writes one caption. Returns whether it was written: a GeoJSON export skips
-    /// captions that have no location, a gold export those no person verified or
-    /// corrected.
+    /// captions that have no location, an ACLED one captions that tell no event, a gold
+    /// export those no person verified or corrected.
     pub fn write(&mut self, c: &ExportedCaption) -> Result<bool, Error> {
         match self.format {
             Format::Jsonl => {
@@ -343,7 +343,9 @@ impl<'g, W: Write> Exporter<'g, W> {
                 self.row(row)?;
             }
             Format::AcledCsv => {
-                let row = acled_row(c, self.gazetteer);
+                let Some(row) = acled_row(c, self.gazetteer) else {
+                    return Ok(false);
+                };
                 self.row(row)?;
             }
             Format::GeoJson => {
@@ -425,15 +427,13 @@ fn csv_row(c: &ExportedCaption) -> Vec<String> {
     ]
 }
 
-fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Vec<String> {
+/// A caption's ACLED row; `None` when it tells no event (an ACLED row is an event).
+fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Option<Vec<String>> {
     let r = c.record.as_ref();
     let loc = r.and_then(|r| r.location.as_ref());
     let date = r.and_then(|r| r.date.as_ref());
-    let sub_event = r
-        .and_then(|r| r.event_types.first())
-        .cloned()
-        .unwrap_or_default();
-    let event_type = acled_event_type(&sub_event).unwrap_or_default();
+    let sub_event = r?.event_types.first()?.clone();
+    let event_type = acled_event_type(&sub_event)?;
     // The reporting source: the agency of the credit, then whoever the caption cites.
     let mut source: Vec<String> = Vec::new();
     if let Some(credit) = r.and_then(|r| r.credit.as_ref()) {
@@ -447,12 +447,13 @@ fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Vec<String> {
             }
         }
     }
+    // An unknown toll is no toll of 0: the cell stays empty.
     let fatalities = r
         .and_then(|r| r.casualties.killed.as_ref())
-        .map(|k| k.low)
-        .unwrap_or(0);
+        .map(|k| k.low.to_string())
+        .unwrap_or_default();
     let t = |v: Option<String>| text_cell(v.unwrap_or_default());
-    vec![
+    Some(vec![
         t(date.map(|d| first_day(&d.value, d.precision))),
         date.map(|d| acled_time_precision(d.precision).to_string())
             .unwrap_or_default(),
@@ -471,8 +472,8 @@ fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Vec<String> {
             .unwrap_or_default(),
         text_cell(join(&source)),
         text_cell(c.text.clone()),
-        fatalities.to_string(),
-    ]
+        fatalities,
+    ])
 }
 
 fn geojson_feature(c: &ExportedCaption) -> Option<serde_json::Value> {
@@ -708,11 +709,9 @@ mod tests {
         assert_eq!(acled_event_type("Knitting"), None);
     }
 
-    /// Both CSV formats of one caption that begins like a formula and lies south and
-    /// west of zero, read back by the csv crate.
-    fn csv_exports_of(text: &str) -> Vec<csv::StringRecord> {
-        let g = Gazetteer::bundled();
-        let c = ExportedCaption {
+    /// A caption of this text as an export reads it, extracted.
+    fn exported(text: &str) -> ExportedCaption {
+        ExportedCaption {
             id: 7,
             text: text.to_string(),
             record: Some(cairn_extract::Extractor::bundled().extract(text)),
@@ -728,7 +727,14 @@ mod tests {
                 corrected: vec!["persons".into()],
                 ..Default::default()
             },
-        };
+        }
+    }
+
+    /// Both CSV formats of one caption that begins like a formula and lies south and
+    /// west of zero, read back by the csv crate.
+    fn csv_exports_of(text: &str) -> Vec<csv::StringRecord> {
+        let g = Gazetteer::bundled();
+        let c = exported(text);
         [Format::Csv, Format::AcledCsv]
             .into_iter()
             .map(|f| {
@@ -744,7 +750,7 @@ mod tests {
 
     #[test]
     fn formula_cells_are_text_and_numbers_stay_numbers() {
-        let text = "=HYPERLINK(\"http://a.example\",\"x\") Vendors sell fruit at a market \
+        let text = "=HYPERLINK(\"http://a.example\",\"x\") Protesters march past a market \
                     in Lima, Peru, on June 2, 2022. (Photo by Rosa Quispe/AFP)";
         let rows = csv_exports_of(text);
         let (plain, acled) = (&rows[0], &rows[1]);
@@ -759,6 +765,32 @@ mod tests {
         assert_eq!(&plain[col(&CSV_COLUMNS, "id")], "7");
         assert_eq!(&plain[col(&CSV_COLUMNS, "verified")], "true");
         assert_eq!(&plain[col(&CSV_COLUMNS, "corrected")], "persons");
+    }
+
+    #[test]
+    fn acled_rows_are_events_and_an_unknown_toll_is_empty() {
+        let g = Gazetteer::bundled();
+        let texts = [
+            "Vendors sell fruit at a market in Lima, Peru, on June 2, 2022.",
+            "Protesters march through central Lima, Peru, on June 3, 2022.",
+            "Smoke rises after an air strike killed 4 people in Idlib, Syria, on May 5, 2021.",
+        ];
+        let mut out = Vec::new();
+        let mut e = Exporter::new(Format::AcledCsv, &mut out, &g, "test").unwrap();
+        let written: Vec<bool> = texts
+            .iter()
+            .map(|t| e.write(&exported(t)).unwrap())
+            .collect();
+        assert_eq!(e.finish().unwrap(), 2);
+        assert_eq!(written, [false, true, true]);
+        let mut rd = csv::Reader::from_reader(out.as_slice());
+        let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        let col = |name: &str| ACLED_COLUMNS.iter().position(|c| *c == name).unwrap();
+        let cells =
+            |name: &str| -> Vec<String> { rows.iter().map(|r| r[col(name)].to_string()).collect() };
+        assert_eq!(cells("fatalities"), ["", "4"]);
+        assert!(cells("event_type").iter().all(|t| !t.is_empty()));
+        assert!(rows[0][col("notes")].starts_with("Protesters"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! An archive may add places of its own from a GeoNames dump ([`import`]).
 #![warn(missing_docs)]
 
+pub mod cyrillic;
 mod fold;
 pub mod import;
 mod load;
@@ -355,6 +356,14 @@ impl Gazetteer {
         self.exact(name).iter().copied().max_by_key(|&i| {
             let e = self.entry(i);
             let primary = e.folded == folded;
+            // A country by its own name first; then a city before the province named
+            // as it is, whichever of the two the name spells as written (`Kiev` is
+            // the city, though the province is `Kiev` in GeoNames and the city `Kyiv`).
+            let tier = match e.kind {
+                PlaceKind::Country if primary => 2,
+                PlaceKind::Town if province.is_some() && town_first(e) => 1,
+                _ => 0,
+            };
             let kind_pref = match e.kind {
                 PlaceKind::Town if town_first(e) => 3,
                 PlaceKind::Town => 1,
@@ -362,7 +371,7 @@ impl Gazetteer {
                 PlaceKind::Admin1 => 2,
                 _ => 1,
             };
-            (primary, kind_pref, e.population)
+            (tier, primary, kind_pref, e.population)
         })
     }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::Gazetteer;
+use crate::{Gazetteer, PlaceId};
 
 /// A gazetteer entry as `cairn places` and `/api/places` show it.
 #[derive(Debug, Clone, Serialize)]
@@ -32,9 +32,13 @@ pub struct PlaceMatch {
 /// What the gazetteer resolves a name to: up to `limit` entries, the one a filter
 /// would use marked `best`.
 pub fn place_matches(g: &Gazetteer, name: &str, limit: usize) -> Vec<PlaceMatch> {
-    let best = g.best_match(name);
-    g.matches(name)
-        .iter()
+    let best = g.named(name);
+    let mut ids = g.matches(name);
+    if ids.is_empty() {
+        // A name the gazetteer holds only in another script (`Харків`).
+        ids.extend(best);
+    }
+    ids.iter()
         .take(limit)
         .map(|&i| {
             let e = g.entry(i);
@@ -59,13 +63,35 @@ pub fn place_matches(g: &Gazetteer, name: &str, limit: usize) -> Vec<PlaceMatch>
         .collect()
 }
 
+impl Gazetteer {
+    /// The place a user means by a name in any script the gazetteer reads: its
+    /// [`Gazetteer::best_match`], or for a name in Cyrillic letters, that of the Latin
+    /// name Russian and Ukrainian give it (`Рим`, Rome) or of its romanisations
+    /// (`Харків`, Kharkiv), which the gazetteer holds where it lacks the Cyrillic.
+    pub fn named(&self, name: &str) -> Option<PlaceId> {
+        if let Some(id) = self.best_match(name) {
+            return Some(id);
+        }
+        if !name.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c)) {
+            return None;
+        }
+        let lower = name.trim().to_lowercase();
+        if let Some(latin) = crate::cyrillic::exonym(&lower) {
+            return self.best_match(latin);
+        }
+        crate::cyrillic::spellings(&lower)
+            .iter()
+            .find_map(|latin| self.best_match(latin))
+    }
+}
+
 /// Turns place names into gazetteer paths (ids, outermost first).
 pub fn place_paths(gazetteer: &Gazetteer, names: &[String]) -> Result<Vec<Vec<String>>, String> {
     names
         .iter()
         .map(|n| {
             let id = gazetteer
-                .best_match(n)
+                .named(n)
                 .ok_or_else(|| format!("unknown place {n:?}"))?;
             Ok(gazetteer
                 .path(id)
@@ -110,5 +136,31 @@ mod tests {
         assert_eq!(reader_name("Gaza Strip", "southern Gaza"), "Gaza Strip");
         assert_eq!(reader_name("Aleppo", "حلب"), "Aleppo");
         assert_eq!(reader_name("Kyiv", ""), "Kyiv");
+    }
+
+    /// Every name of a place, in any script, means one place: the city when a city of
+    /// that name exists, the province only when asked for by its id.
+    #[test]
+    fn a_place_is_named_in_any_script() {
+        let g = crate::Gazetteer::bundled();
+        let id = |n: &str| g.named(n).map(|p| g.entry(p).id.clone());
+        for names in [
+            ["Gaza", "غزة", "gaza", "Газа"],
+            ["Aleppo", "Alep", "حلب", "Алеппо"],
+            ["Kharkiv", "Kharkov", "Харків", "Харьков"],
+            ["Kyiv", "Kiev", "Київ", "Киев"],
+        ] {
+            let first = id(names[0]);
+            assert!(first.is_some(), "{names:?}");
+            assert_eq!(
+                g.entry(g.named(names[0]).unwrap()).kind,
+                cairn_model::PlaceKind::Town
+            );
+            for n in &names[1..] {
+                assert_eq!(id(n), first, "{n} beside {}", names[0]);
+            }
+        }
+        assert_eq!(id("SY.09"), Some("geonames-admin1:SY.09".to_string()));
+        assert_eq!(id("Шмыргвиль"), None);
     }
 }

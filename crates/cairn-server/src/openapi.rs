@@ -63,7 +63,7 @@ fn search_params() -> Vec<Value> {
         param("bbox", "west,south,east,north in degrees", s.clone()),
         repeated(
             "source",
-            "A source uri prefix; repeat for alternatives (uris may hold commas, so no comma splitting)",
+            "A source uri prefix, or a source id; repeat for alternatives (uris may hold commas, so no comma splitting)",
         ),
         repeated(
             "review",

@@ -100,6 +100,16 @@ async fn chips_and_facets_show_names_not_ids() {
     );
     assert!(crumbs.contains("Aleppo"), "{crumbs}");
     assert!(!crumbs.contains(">geonames"), "{crumbs}");
+    // A source by its id (the source page's): its captions, the chip naming it by
+    // its uri, not the id.
+    let (_, html) = get(&app, "/?source=2").await;
+    assert_eq!(total(&html), 1);
+    assert!(html.contains("Douma"), "the second source's caption");
+    assert!(
+        html.contains(r#"<span class="key">source</span> test:1 "#),
+        "{html}"
+    );
+    assert!(!html.contains(r#"<span class="key">source</span> 2 "#));
 }
 
 #[tokio::test]

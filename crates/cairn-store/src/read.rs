@@ -289,7 +289,8 @@ impl Archive {
     }
 
     /// The index query for a text and filters; a source filter is looked up in the
-    /// database (the captions seen on a source whose uri starts with a prefix), so
+    /// database (the captions seen on a source whose uri starts with a prefix, or of
+    /// that id), so
     /// that the index does not change when a known caption turns up on a new page.
     fn query(&self, text: &str, filters: &Filters) -> Result<crate::index::Built> {
         if filters.source.is_empty() {
@@ -304,8 +305,25 @@ impl Archive {
                      WHERE s.uri >= ?1 AND s.uri < ?2",
                 )
                 .map_err(self.db_err())?;
+            let mut by_id = c
+                .prepare_cached(
+                    "SELECT DISTINCT v.caption_id FROM occurrence o
+                     JOIN variant v ON v.id = o.variant_id WHERE o.source_id = ?1",
+                )
+                .map_err(self.db_err())?;
             let mut ids = std::collections::BTreeSet::new();
             for prefix in &filters.source {
+                // Every uri has a scheme: a bare number is a source's id (the
+                // source pages' own), never a prefix of one.
+                if let Ok(source) = prefix.parse::<i64>() {
+                    let rows = by_id
+                        .query_map([source], |r| r.get::<_, i64>(0))
+                        .map_err(self.db_err())?;
+                    for id in rows {
+                        ids.insert(id.map_err(self.db_err())? as u64);
+                    }
+                    continue;
+                }
                 // Every uri that starts with the prefix sorts between it and the prefix
                 // followed by the highest character.
                 let high = format!("{prefix}\u{10FFFF}");
@@ -319,6 +337,15 @@ impl Archive {
             Ok(ids.into_iter().collect::<Vec<u64>>())
         })?;
         self.index.build(text, filters, Some(&ids))
+    }
+
+    /// A source's uri by its id; `None` if no such id.
+    pub fn source_uri(&self, id: i64) -> Result<Option<String>> {
+        self.with_conn(|c| {
+            c.prepare_cached("SELECT uri FROM source WHERE id = ?1")
+                .and_then(|mut st| st.query_row([id], |r| r.get(0)).optional())
+                .map_err(self.db_err())
+        })
     }
 
     /// Whether a source with this uri and sha256 is stored.

@@ -64,7 +64,8 @@ pub struct Filters {
     pub killed_min: Option<u32>,
     /// Location inside `[west, south, east, north]` (degrees).
     pub bbox: Option<[f64; 4]>,
-    /// Appeared in a source whose uri starts with one of these prefixes.
+    /// Appeared in a source whose uri starts with one of these prefixes, or whose id
+    /// one of them is.
     #[serde(default)]
     pub source: Vec<String>,
 }

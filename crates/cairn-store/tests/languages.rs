@@ -53,6 +53,7 @@ fn caption(n: u8, text: &str, lang: &str, place: Option<Place>) -> NewSource {
             record: Some(Record {
                 text: text.into(),
                 lang: Some(lang.into()),
+                places: place.iter().cloned().collect(),
                 location: place,
                 ..Record::default()
             }),
@@ -433,4 +434,216 @@ fn the_later_desks_find_words_in_their_cases() {
     assert_eq!(found(&a, "bombardeio"), [4]);
     // A Turkish case suffix after the apostrophe, written or not.
     assert_eq!(found(&a, "Antakya"), [5]);
+}
+
+/// Captions of Gaza, Aleppo and Kharkiv in four scripts, in our own words, with their
+/// places as extraction sets them; and captions of places near them.
+fn four_scripts() -> (tempfile::TempDir, ArchiveWriter) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let at = |name: &str, text: &str| Some(located(name, text));
+    let mut naming = caption(
+        7,
+        "Families who fled Gaza wait for flour in Khan Younis.",
+        "en",
+        at("Khan Yunis", "Khan Younis"),
+    );
+    let record = naming.occurrences[0].record.as_mut().unwrap();
+    record.places.insert(0, located("Gaza", "Gaza"));
+    let sources = [
+        caption(
+            1,
+            "Smoke rises over Gaza after an air strike.",
+            "en",
+            at("Gaza", "Gaza"),
+        ),
+        caption(
+            2,
+            "دخان يتصاعد فوق غزة بعد غارة جوية",
+            "ar",
+            at("Gaza", "غزة"),
+        ),
+        caption(
+            3,
+            "Дым над Газой после авиаудара.",
+            "ru",
+            at("Gaza", "Газой"),
+        ),
+        caption(
+            4,
+            "Des enfants jouent dans une rue de Gaza.",
+            "fr",
+            at("Gaza", "Gaza"),
+        ),
+        caption(
+            5,
+            "Settlers and villagers clash near Ramallah.",
+            "en",
+            at("Ramallah", "Ramallah"),
+        ),
+        caption(
+            6,
+            "A market reopens in Manbij.",
+            "en",
+            at("Manbij", "Manbij"),
+        ),
+        naming,
+        caption(
+            8,
+            "Rescuers search the rubble in Aleppo.",
+            "en",
+            at("Aleppo", "Aleppo"),
+        ),
+        caption(
+            9,
+            "Des secouristes fouillent les décombres à Alep.",
+            "fr",
+            at("Aleppo", "Alep"),
+        ),
+        caption(
+            10,
+            "رجال الإنقاذ يبحثون تحت الأنقاض في حلب",
+            "ar",
+            at("Aleppo", "حلب"),
+        ),
+        caption(
+            11,
+            "Спасатели разбирают завалы в Алеппо.",
+            "ru",
+            at("Aleppo", "Алеппо"),
+        ),
+        caption(
+            12,
+            "A tram passes a damaged building in Kharkiv.",
+            "en",
+            at("Kharkiv", "Kharkiv"),
+        ),
+        caption(
+            13,
+            "Трамвай проезжает мимо дома в Харькове.",
+            "ru",
+            at("Kharkiv", "Харькове"),
+        ),
+        caption(
+            14,
+            "Трамвай проїжджає повз будинок у Харкові.",
+            "uk",
+            at("Kharkiv", "Харкові"),
+        ),
+        caption(
+            15,
+            "A bus station in Kharkov after shelling.",
+            "en",
+            at("Kharkiv", "Kharkov"),
+        ),
+        caption(
+            16,
+            "A chemical plant on the Oder river.",
+            "en",
+            at("Police", "Police"),
+        ),
+        caption(
+            17,
+            "Heavy snow falls on a road in the Kyiv region.",
+            "en",
+            at("UA.13", "Kyiv region"),
+        ),
+    ];
+    a.write_batch(&sources).unwrap();
+    (dir, a)
+}
+
+/// The captions a place filter selects, by the name given.
+fn in_place(a: &Archive, name: &str) -> Vec<u8> {
+    let g = Gazetteer::bundled();
+    let filters = Filters {
+        place: cairn_gazetteer::place_paths(&g, &[name.to_string()]).unwrap(),
+        ..Filters::default()
+    };
+    let mut n: Vec<u8> = search(a, "", filters)
+        .hits
+        .iter()
+        .map(|h| h.sources[0].uri["test:".len()..].parse().unwrap())
+        .collect();
+    n.sort_unstable();
+    n
+}
+
+#[test]
+fn a_place_is_one_place_by_any_name_in_any_script() {
+    let (_d, a) = four_scripts();
+    // The city, not the territory (Ramallah) nor the province (Manbij); as a query, the
+    // caption naming it elsewhere too.
+    let cases: [(&[&str], &[u8], &[u8]); 3] = [
+        (
+            &["Gaza", "gaza", "غزة", "Газа"],
+            &[1, 2, 3, 4],
+            &[1, 2, 3, 4, 7],
+        ),
+        (
+            &["Aleppo", "Alep", "حلب", "Алеппо"],
+            &[8, 9, 10, 11],
+            &[8, 9, 10, 11],
+        ),
+        (
+            &["Kharkiv", "Kharkov", "Харків", "Харьков"],
+            &[12, 13, 14, 15],
+            &[12, 13, 14, 15],
+        ),
+    ];
+    for (names, filtered, queried) in cases {
+        for name in names {
+            assert_eq!(in_place(&a, name), filtered, "place={name}");
+            assert_eq!(found(&a, name), queried, "q={name}");
+        }
+    }
+    // A caption naming a part of the city (its region), by the city's name in the
+    // text, whichever spelling the query gives.
+    for name in ["Kyiv", "Kiev", "Київ", "Киев"] {
+        assert_eq!(found(&a, name), [17], "q={name}");
+    }
+    // The province only when asked for.
+    assert_eq!(in_place(&a, "SY.09"), [6, 8, 9, 10, 11]);
+    // A common word in lower case is a word, not the town of its name (Police,
+    // Poland); written as a name, it is the town.
+    assert_eq!(found(&a, "police"), Vec::<u8>::new());
+    assert_eq!(found(&a, "Police"), [16]);
+}
+
+#[test]
+fn english_finds_a_plural_not_made_with_s_by_its_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let sources = [
+        caption(
+            1,
+            "Children queue for water at a camp near Idlib.",
+            "en",
+            None,
+        ),
+        caption(2, "A child sleeps in a tent after the floods.", "en", None),
+        caption(
+            3,
+            "Masked gunmen patrol a checkpoint outside Sanaa, Yemen.",
+            "en",
+            None,
+        ),
+        caption(4, "A gunman was arrested, police said.", "en", None),
+        caption(
+            5,
+            "Des enfants attendent de l'eau dans un camp.",
+            "fr",
+            None,
+        ),
+    ];
+    a.write_batch(&sources).unwrap();
+    assert_eq!(found(&a, "child"), [1, 2]);
+    assert_eq!(found(&a, "children"), [1, 2]);
+    assert_eq!(found(&a, "gunman"), [3, 4]);
+    assert_eq!(found(&a, "gunmen"), [3, 4]);
+    // Only the listed plurals: a word ending like one is itself.
+    assert_eq!(found(&a, "Yemen"), [3]);
+    assert_eq!(found(&a, "yeman"), Vec::<u8>::new());
+    // Other languages keep their own stemming.
+    assert_eq!(found(&a, "enfant"), [5]);
 }

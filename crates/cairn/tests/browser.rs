@@ -404,6 +404,7 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     round2::keyboard_reaches_a_caption(&c, &base).await;
     round2::show_all_box_hides_rows(&c, &base).await;
     round2::language_is_kept(&c, &base).await;
+    round2::one_place_in_four_scripts(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
     steps::phone_filters_button(&c, &base).await;
     round2::phone_shows_results_first(&c, &base).await;

@@ -4,10 +4,10 @@
 //! Харькове`, `у Харкові`, `со Святогорском`), and Turkish case suffixes after an
 //! apostrophe (`Hatay'da`, `Moskova’daki`).
 
+use cairn_gazetteer::cyrillic::{exonym, spellings};
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
 use cairn_model::PlaceKind;
 
-use super::cyrillic::{exonym, spellings};
 use super::role::Role;
 
 /// The role a preposition of these languages gives the name after it. Words English

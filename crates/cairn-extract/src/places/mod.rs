@@ -8,7 +8,6 @@ mod clause;
 mod coherence;
 #[cfg(test)]
 mod coherence_tests;
-mod cyrillic;
 mod demonyms;
 mod desks;
 mod evidence;

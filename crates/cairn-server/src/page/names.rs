@@ -132,6 +132,26 @@ pub(crate) fn warnings(s: &State) -> Vec<String> {
     out
 }
 
+/// What a source filter's chip names: a file by its name (a folder by its own, with
+/// its slash), a web page by its address without the scheme, anything else as given.
+pub(crate) fn source_name(uri: &str) -> String {
+    if let Some(path) = uri.strip_prefix("file://") {
+        let trimmed = path.trim_end_matches('/');
+        let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        if last.is_empty() {
+            return uri.to_string();
+        }
+        let slash = if trimmed.len() < path.len() { "/" } else { "" };
+        return format!("{last}{slash}");
+    }
+    for scheme in ["https://", "http://"] {
+        if let Some(rest) = uri.strip_prefix(scheme).filter(|r| !r.is_empty()) {
+            return rest.to_string();
+        }
+    }
+    uri.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +172,21 @@ mod tests {
             fc("aris messinis", 1),
         ]);
         assert_eq!(folded, vec![fc("Aris Messinis", 5), fc("Lee Author", 2)]);
+    }
+
+    #[test]
+    fn a_source_is_named_by_its_file_or_address() {
+        assert_eq!(
+            source_name("file:///data/wires/afp-2016-11.html"),
+            "afp-2016-11.html"
+        );
+        assert_eq!(source_name("file:///data/wires/"), "wires/");
+        assert_eq!(
+            source_name("https://news.example/gallery/aleppo"),
+            "news.example/gallery/aleppo"
+        );
+        assert_eq!(source_name("file:///"), "file:///");
+        assert_eq!(source_name("stdin"), "stdin");
     }
 
     #[test]

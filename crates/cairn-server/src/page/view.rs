@@ -163,6 +163,7 @@ pub(crate) fn search_view(
         _ => "relevance",
     };
     name_everything(&mut v, g, &p);
+    name_sources(&mut v, archive, &p);
     let mut req = match made {
         Ok(r) => r,
         Err(ApiError::BadRequest(m)) => {
@@ -203,7 +204,7 @@ fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
         v.names.insert(("country", cc.to_lowercase()), name);
     }
     for place in &p.place {
-        if let Some(id) = g.best_match(place) {
+        if let Some(id) = g.named(place) {
             let e = g.entry(id);
             v.names.insert(("place", place.clone()), e.name.clone());
             v.names.insert(
@@ -222,6 +223,22 @@ fn name_everything(v: &mut SearchView, g: &Gazetteer, p: &SearchParams) {
     }
     if let Some(k) = p.killed_min {
         v.names.insert(("killed_min", k.to_string()), k.to_string());
+    }
+}
+
+/// Names for the source filters: a source id as its file's name or page's address, a
+/// uri prefix as the folder, file or address it is.
+fn name_sources(v: &mut SearchView, archive: &Archive, p: &SearchParams) {
+    for value in &p.source {
+        let uri = match value.parse::<i64>() {
+            Ok(id) => match archive.source_uri(id) {
+                Ok(Some(uri)) => uri,
+                _ => continue,
+            },
+            Err(_) => value.clone(),
+        };
+        v.names
+            .insert(("source", value.clone()), super::names::source_name(&uri));
     }
 }
 
@@ -399,7 +416,7 @@ fn place_facet(
         let mut r = req.clone();
         r.facets = false;
         v.places = named(&archive.place_children(&r, path)?);
-        if let Some(id) = g.best_match(one) {
+        if let Some(id) = g.named(one) {
             v.breadcrumb = g
                 .path(id)
                 .into_iter()

@@ -88,6 +88,14 @@ pub(crate) fn lang_analyzer(code: &str) -> TextAnalyzer {
         "de" => Language::German,
         "it" => Language::Italian,
         "pt" => Language::Portuguese,
+        "en" => {
+            return words
+                .filter(AsciiFoldingFilter)
+                .filter(Rewrite(super::english::singular))
+                .filter(Stemmer::new(Language::English))
+                .filter(Rewrite(bare))
+                .build();
+        }
         _ => Language::English,
     };
     words
@@ -369,6 +377,17 @@ mod tests {
         assert_eq!(analysed("pt", "bombardeios"), analysed("pt", "bombardeio"));
         assert_eq!(analysed("tr", "Antakya'da"), analysed("tr", "Antakya"));
         assert_eq!(analysed("en", "Aleppo's bombings"), ["aleppo", "bomb"]);
+        // English plurals not made with `-s` too; other languages keep such words.
+        assert_eq!(
+            analysed("en", "children women"),
+            analysed("en", "child woman")
+        );
+        assert_eq!(
+            analysed("en", "the children's"),
+            analysed("en", "the child")
+        );
+        assert_ne!(analysed("de", "Men"), analysed("de", "Man"));
+        assert_ne!(analysed("fr", "feet"), analysed("fr", "foot"));
         // A transliteration's apostrophe is not a word break; nor is a combining mark.
         assert_eq!(analysed("en", "Nu'man"), analysed("en", "Numan"));
         assert_eq!(analysed("en", "Nu\u{2BF}man"), analysed("en", "Numan"));

@@ -1,7 +1,7 @@
 //! A search's query: its text, read in the query language or, when it does not read
 //! as one, as plain words (and said so), each word matching the captions' own words,
-//! their stemmed forms in every language the index stems, and the captions located in
-//! a place of that name in the gazetteer; and its filters.
+//! their stemmed forms in every language the index stems, and, when it names a place,
+//! the captions located there or naming it in any spelling; and its filters.
 
 use std::ops::Bound;
 
@@ -19,8 +19,6 @@ use super::schema::parse_bound;
 use crate::views::Filters;
 use crate::{Error, Result};
 
-/// The most places one name of a query stands for (a name many villages share).
-const MAX_PLACES_PER_NAME: usize = 64;
 /// The longest run of plain words looked up as one place name (`Bab al-Nairab`).
 const MAX_NAME_WORDS: usize = 4;
 
@@ -291,18 +289,17 @@ impl SearchIndex {
                     .iter()
                     .filter_map(|(_, a)| plain_word(a))
                     .collect();
-                let places = self.place_terms(&name.join(" "));
-                (!places.is_empty()).then_some((n, places))
+                self.place_terms(&name.join(" ")).map(|p| (n, p))
             });
             match longest {
-                Some((n, places)) => {
+                Some((n, place)) => {
                     let words = run[i..i + n]
                         .iter()
                         .map(|(_, a)| (Some(Occur::Must), self.expand(a.clone())))
                         .collect();
                     let either = vec![
                         (Some(Occur::Should), UserInputAst::Clause(words)),
-                        (Some(Occur::Should), places_leaf(places)),
+                        (Some(Occur::Should), places_leaf(place)),
                     ];
                     out.push((run[i].0, UserInputAst::Clause(either)));
                     i += n;
@@ -318,37 +315,31 @@ impl SearchIndex {
 
     /// `ast`, or the captions located in the place `name` names.
     fn or_place(&self, ast: UserInputAst, name: &str) -> UserInputAst {
-        let places = self.place_terms(name);
-        if places.is_empty() {
+        let Some(place) = self.place_terms(name) else {
             return ast;
-        }
+        };
         UserInputAst::Clause(vec![
             (Some(Occur::Should), ast),
-            (Some(Occur::Should), places_leaf(places)),
+            (Some(Occur::Should), places_leaf(place)),
         ])
     }
 
-    /// The place facets (gazetteer paths, as text) of the places a name names in the
-    /// gazetteer, by their names or alternate names in any language and script.
-    fn place_terms(&self, name: &str) -> Vec<String> {
-        // Digits and one-letter words name no place worth a search.
-        let letters = name.chars().filter(|c| c.is_alphabetic()).count();
-        if letters < 2 {
-            return Vec::new();
-        }
+    /// The place a name names ([`super::named::place_of`]), as the terms that find
+    /// it: its gazetteer path (the captions located in it or inside it) and its id
+    /// (the captions naming it, in whatever spelling).
+    fn place_terms(&self, name: &str) -> Option<PlaceTerms> {
         let g: &Gazetteer = self.places();
-        g.exact(name)
-            .iter()
-            .take(MAX_PLACES_PER_NAME)
-            .map(|&p| {
-                let path: Vec<String> = g
-                    .path(p)
-                    .into_iter()
-                    .map(|q| g.entry(q).id.clone())
-                    .collect();
-                Facet::from_path(path.iter().map(String::as_str)).to_string()
-            })
-            .collect()
+        let p = super::named::place_of(g, name)?;
+        let path: Vec<String> = g
+            .path(p)
+            .into_iter()
+            .map(|q| g.entry(q).id.clone())
+            .collect();
+        Some(PlaceTerms {
+            path: Facet::from_path(path.iter().map(String::as_str)).to_string(),
+            id: g.entry(p).id.clone(),
+            name: g.entry(p).name.clone(),
+        })
     }
 
     /// The query for a text and filters. The source filter is not the index's: the
@@ -480,12 +471,41 @@ fn plain_literal(word: &str) -> UserInputLiteral {
     }
 }
 
-/// The captions located in or inside any of these places (facet paths as text).
-fn places_leaf(places: Vec<String>) -> UserInputAst {
-    UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
-        field: Some("f_place".into()),
-        elements: places,
-    }))
+/// What finds a place: its facet path (as text), its gazetteer id and its name.
+struct PlaceTerms {
+    path: String,
+    id: String,
+    name: String,
+}
+
+/// The captions located in or inside a place, or naming it.
+fn places_leaf(place: PlaceTerms) -> UserInputAst {
+    let set = |field: &str, value: String| {
+        (
+            Some(Occur::Should),
+            UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
+                field: Some(field.into()),
+                elements: vec![value],
+            })),
+        )
+    };
+    // The gazetteer's own name in the text too, so that `Kiev` finds what `Kyiv` does
+    // where the caption names a part of it (`Kyiv region`) the place is not.
+    let name = UserInputLiteral {
+        field_name: Some("text".into()),
+        phrase: place.name,
+        delimiter: Delimiter::DoubleQuotes,
+        slop: 0,
+        prefix: false,
+    };
+    UserInputAst::Clause(vec![
+        set("f_place", place.path),
+        set("named", place.id),
+        (
+            Some(Occur::Should),
+            UserInputAst::Leaf(Box::new(UserInputLeaf::Literal(name))),
+        ),
+    ])
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ mod analyzers;
 mod arabic;
 mod build;
 mod cyrillic;
+mod english;
+mod named;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -556,6 +558,11 @@ fn add_record(f: &Fields, d: &mut TantivyDocument, r: &Record, text: &str) {
         for p in &c.photographers {
             d.add_text(f.k_photographer, p.to_lowercase());
             d.add_facet(f.f_photographer, Facet::from_path([p.as_str()]));
+        }
+    }
+    for p in r.location.iter().chain(&r.places) {
+        if let Some(id) = &p.gazetteer_id {
+            d.add_text(f.k_named, id);
         }
     }
     if let Some(loc) = &r.location {

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 9;
+pub(crate) const SCHEMA_VERSION: u32 = 11;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer, which the analyzers module registers under this name.
@@ -53,6 +53,9 @@ pub(crate) struct Fields {
     pub killed: Field,
     pub lat: Field,
     pub lon: Field,
+    /// The gazetteer ids of the places the caption names, whatever its spelling of
+    /// them, so a place's name in a query finds the captions naming it in any other.
+    pub k_named: Field,
 }
 
 fn words_with_positions(tokenizer: &str) -> TextOptions {
@@ -111,6 +114,7 @@ pub(crate) fn schema() -> (Schema, Fields) {
         killed: b.add_i64_field("killed", INDEXED | FAST),
         lat: b.add_f64_field("lat", INDEXED | FAST),
         lon: b.add_f64_field("lon", INDEXED | FAST),
+        k_named: b.add_text_field("named", STRING),
     };
     (b.build(), f)
 }

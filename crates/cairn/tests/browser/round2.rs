@@ -1,6 +1,7 @@
 //! The page's second round of steps: the keyboard alone reaches a caption from the
 //! search box in a few presses, the "show all" box hides what it filters out, the
-//! language is a filter every link keeps, and a phone shows results before the map.
+//! language is a filter every link keeps, a place's names in four scripts find the
+//! same captions, and a phone shows results before the map.
 
 use std::time::{Duration, Instant};
 
@@ -124,6 +125,23 @@ pub async fn language_is_kept(c: &Client, base: &str) {
         assert!(href.contains("lang="), "{href}");
     }
     shot(c, "32-language-kept-1400").await;
+}
+
+/// A place's names in Latin, French, Arabic and Cyrillic spelling find as many
+/// captions as one another, as a place filter and as search words.
+pub async fn one_place_in_four_scripts(c: &Client, base: &str) {
+    let names = ["Aleppo", "Alep", "حلب", "Алеппо"];
+    for key in ["place", "q"] {
+        let mut totals = Vec::new();
+        for name in names {
+            let value: String = url::form_urlencoded::byte_serialize(name.as_bytes()).collect();
+            c.goto(&format!("{base}/?{key}={value}")).await.unwrap();
+            totals.push(shown_total(c).await);
+        }
+        assert!(totals[0] > 0, "{key}: {totals:?}");
+        assert!(totals.iter().all(|&n| n == totals[0]), "{key}: {totals:?}");
+    }
+    shot(c, "33-aleppo-in-cyrillic-1400").await;
 }
 
 /// On a phone the first result stands above the timeline and the map.

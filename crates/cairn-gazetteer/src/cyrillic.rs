@@ -3,7 +3,7 @@
 
 /// The Latin spellings of a lower-case Cyrillic name: as Russian and as Ukrainian are
 /// romanised (the systems of the United Nations' gazetteers and of Ukraine's own law).
-pub(super) fn spellings(name: &str) -> Vec<String> {
+pub fn spellings(name: &str) -> Vec<String> {
     let mut out = vec![romanised(name, false)];
     let uk = romanised(name, true);
     if uk != out[0] {
@@ -64,7 +64,7 @@ fn romanised(name: &str, ukrainian: bool) -> String {
 
 /// Places Russian and Ukrainian name by words of their own rather than a spelling of
 /// the local name, in the nominative: the Latin name the gazetteer holds.
-pub(super) fn exonym(name: &str) -> Option<&'static str> {
+pub fn exonym(name: &str) -> Option<&'static str> {
     Some(match name {
         "рим" => "Rome",
         "париж" => "Paris",
