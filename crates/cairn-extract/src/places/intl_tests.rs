@@ -608,3 +608,24 @@ fn german_spellings_and_compass_nouns() {
         "JO",
     );
 }
+
+#[test]
+fn country_names_of_the_five_new_desks() {
+    // Italian and Portuguese country names, and Cyrillic ones under a case ending, give
+    // the country where the caption names no town the gazetteer holds.
+    for (caption, cc) in [
+        (
+            "Profughi in attesa al confine, in Turchia, il 3 marzo.",
+            "TR",
+        ),
+        (
+            "Famílias deslocadas chegam a um abrigo em Moçambique.",
+            "MZ",
+        ),
+        ("Беженцы на вокзале в Польше, 3 марта.", "PL"),
+        ("Рятувальники працюють у Туреччині після землетрусу.", "TR"),
+    ] {
+        let (_, got, _) = scene(caption).unwrap_or_else(|| panic!("no scene: {caption}"));
+        assert_eq!(got, cc, "{caption}");
+    }
+}

@@ -176,7 +176,7 @@ impl<'g> Resolver<'g> {
         let toks = tokens::lower_articles(text, tokens::split_elisions(text, tokens(text)));
         // Each token in lower case, made once: the steps below read them several times.
         let lower = Lower::new(text, &toks);
-        let context = self.context(text, &toks, &lower, mask);
+        let (context, countries_named) = self.context(text, &toks, &lower, mask);
         let scan = Scan {
             g: self.g,
             text,
@@ -192,6 +192,7 @@ impl<'g> Resolver<'g> {
             g: self.g,
             text,
             context: &context,
+            countries_named,
             anchors: resolve::anchors(self.g, &mentions),
         }
         .resolve(&mut mentions);
@@ -266,8 +267,15 @@ impl<'g> Resolver<'g> {
         Some(place)
     }
 
-    /// Context: the countries the caption names, and those its demonyms imply.
-    fn context<'t>(&self, text: &str, toks: &[Tok], lower: &Lower<'_>, mask: &Mask) -> Context<'t>
+    /// Context: the countries the caption names, and those its demonyms imply; and
+    /// whether it names a country itself (a demonym says whose, not always where).
+    fn context<'t>(
+        &self,
+        text: &str,
+        toks: &[Tok],
+        lower: &Lower<'_>,
+        mask: &Mask,
+    ) -> (Context<'t>, bool)
     where
         'g: 't,
     {
@@ -305,9 +313,11 @@ impl<'g> Resolver<'g> {
                 }
             }
         }
+        let mut named = false;
         for (cc, weight) in country_weights(text, &countries) {
             if weight > 0 {
                 *context.entry(cc).or_default() += weight;
+                named = true;
             }
         }
         for (a, b) in NEIGHBOUR_CONTEXT {
@@ -315,7 +325,7 @@ impl<'g> Resolver<'g> {
                 context.insert(b, 1);
             }
         }
-        context
+        (context, named)
     }
 
     /// Every place found, in text order, with what the scene choice reads of it: the

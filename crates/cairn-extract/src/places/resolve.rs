@@ -65,6 +65,8 @@ pub(super) struct Resolution<'a> {
     pub(super) g: &'a Gazetteer,
     pub(super) text: &'a str,
     pub(super) context: &'a Context<'a>,
+    /// Whether the caption names a country as such, not only through a demonym.
+    pub(super) countries_named: bool,
     /// Countries of the places the caption names unambiguously, with the mention that
     /// names each (see [`anchors`]).
     pub(super) anchors: Vec<(Span, &'a str)>,
@@ -305,7 +307,24 @@ impl Resolution<'_> {
             return false;
         }
         let context = self.context;
-        let in_context = context.is_empty() || context.contains_key(e.country.as_str());
+        // `Syrian refugees in Akcakale`, `Russian soldiers in Bucha`: a demonym says whose
+        // people they are, not where they stand, so a town named exactly after a word
+        // that places it is read wherever it is.
+        let own_name = e.folded == m.folded || skeleton(&e.folded) == skeleton(&m.folded);
+        // A facility's name (`Al-Salam hospital`) or a landmark is no town of that name.
+        let site_follows = self.text[m.span.end..]
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| {
+                super::sites::is_site_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()))
+            });
+        let whose_only = !self.countries_named
+            && m.role >= Role::Near
+            && own_name
+            && e.kind == PlaceKind::Town
+            && !site_follows;
+        let in_context =
+            context.is_empty() || context.contains_key(e.country.as_str()) || whose_only;
         let primary = e.folded == m.folded;
         // "Eagle Pass, Texas" in a caption that names Mexico: a place its own state or
         // country follows is placed by it, whatever else the caption names.

@@ -683,3 +683,42 @@ fn a_list_of_countries_says_who_and_a_city_of_standing_is_meant_exactly() {
         assert_scene(caption, "Darnah", "LY");
     }
 }
+
+#[test]
+fn a_demonym_says_whose_people_not_where_they_stand() {
+    // With only `Syrian` or `Russian` to go by, the towns named after `in` were dropped
+    // as foreign namesakes.
+    for (caption, name, cc) in [
+        (
+            "Syrian families queue for bread in Akcakale on Tuesday.",
+            "Akçakale",
+            "TR",
+        ),
+        (
+            "Russian armour lies burnt out in Bucha, April 4, 2022.",
+            "Bucha",
+            "UA",
+        ),
+        (
+            "Syrian traders reopen their shops in Reyhanli on Sunday.",
+            "Reyhanlı",
+            "TR",
+        ),
+    ] {
+        assert_scene(caption, name, cc);
+    }
+}
+
+#[test]
+fn a_demonym_does_not_carry_a_facility_to_a_foreign_town() {
+    // `Al-Salam` names a town abroad; here it is a hospital's name.
+    let x = extractor();
+    let r = x.extract("An Iraqi nurse walks through Al-Salam hospital after the fighting ended.");
+    assert!(
+        r.location
+            .as_ref()
+            .is_none_or(|l| l.country.as_deref() != Some("US")),
+        "{:?}",
+        r.location
+    );
+}
