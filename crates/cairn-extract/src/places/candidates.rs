@@ -749,7 +749,7 @@ fn without_kind_word(folded: &str) -> &str {
 }
 
 /// Whether two names are the same but for at most one letter left out, added or changed.
-fn within_one_edit(a: &str, b: &str) -> bool {
+pub(super) fn within_one_edit(a: &str, b: &str) -> bool {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let pre = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let suf = a[pre..]

@@ -629,3 +629,56 @@ fn country_names_of_the_five_new_desks() {
         assert_eq!(got, cc, "{caption}");
     }
 }
+
+#[test]
+fn italian_and_portuguese_kind_phrases_place_the_name() {
+    for (caption, name, cc) in [
+        (
+            "Due operai sistemano le lapidi nel cimitero di Soma, dopo la cerimonia.",
+            "Soma",
+            "TR",
+        ),
+        (
+            "Una classe vuota in una scuola di Kramatorsk, usata come rifugio.",
+            "Kramatorsk",
+            "UA",
+        ),
+        (
+            "Crianças brincam no bairro de Ipanema, no Rio de Janeiro.",
+            "Ipanema",
+            "BR",
+        ),
+    ] {
+        assert_scene(caption, name, cc);
+    }
+}
+
+#[test]
+fn a_region_after_a_comma_holds_the_place_before_it() {
+    // `nella regione di` and `no` say what holds the name before them, as `, in the
+    // X region` does in English; a province's namesake abroad is not meant.
+    for (caption, name, cc) in [
+        (
+            "Una veduta aerea di Bachmut, nella regione di Donetsk, a maggio.",
+            "Bakhmut",
+            "UA",
+        ),
+        (
+            "Fumaça sobe de uma queimada em Lábrea, no Amazonas, nesta terça.",
+            "Lábrea",
+            "BR",
+        ),
+    ] {
+        assert_scene(caption, name, cc);
+    }
+}
+
+#[test]
+fn the_outskirts_of_a_town_in_italian_and_portuguese() {
+    assert_scene(
+        "Case distrutte nella periferia di Ramallah dopo un raid notturno.",
+        "Ramallah",
+        "PS",
+    );
+    assert_scene("Famílias acampam nos arredores de Cabul.", "Kabul", "AF");
+}

@@ -1,5 +1,6 @@
-//! Kind phrases before a name in French, Spanish and German (`le camp de X`, `die
-//! ostukrainische Stadt X`): how many words they take and the role they leave the name.
+//! Kind phrases before a name in French, Spanish, Italian, Portuguese and German (`le
+//! camp de X`, `nel cimitero di X`, `die ostukrainische Stadt X`): how many words they
+//! take and the role they leave the name.
 
 use super::role::Role;
 
@@ -35,7 +36,8 @@ pub(super) fn is_german_kind(w: &str) -> bool {
     GERMAN_KINDS.contains(&w)
 }
 
-/// French and Spanish kind nouns: they stand before `de` and the name (`barrio de X`).
+/// French, Spanish, Italian and Portuguese kind nouns: they stand before `de` (`di`,
+/// `do`, `da`) and the name (`barrio de X`, `città di X`, `bairro do X`).
 const ROMANCE_KINDS: &[&str] = &[
     "ciudad",
     "localidad",
@@ -81,6 +83,42 @@ const ROMANCE_KINDS: &[&str] = &[
     "puerto",
     "gare",
     "estación",
+    "cimetière",
+    "cementerio",
+    // Italian.
+    "città",
+    "cittadina",
+    "paese",
+    "villaggio",
+    "quartiere",
+    "regione",
+    "distretto",
+    "comune",
+    "ospedale",
+    "scuola",
+    "carcere",
+    "prigione",
+    "stadio",
+    "mercato",
+    "università",
+    "aeroporto",
+    "porto",
+    "stazione",
+    "cimitero",
+    // Portuguese.
+    "cidade",
+    "vila",
+    "aldeia",
+    "bairro",
+    "província",
+    "região",
+    "município",
+    "escola",
+    "prisão",
+    "estádio",
+    "universidade",
+    "estação",
+    "cemitério",
 ];
 
 /// Words between a kind noun and `de` that say what kind of camp or town it is; any
@@ -92,6 +130,10 @@ const KIND_QUALIFIERS: &[&str] = &[
     "desplazados",
     "réfugiés",
     "déplacés",
+    "profughi",
+    "rifugiati",
+    "sfollati",
+    "deslocados",
 ];
 
 fn is_article(w: &str) -> bool {
@@ -115,6 +157,15 @@ fn is_article(w: &str) -> bool {
             | "eine"
             | "einer"
             | "einem"
+            | "il"
+            | "lo"
+            | "i"
+            | "gli"
+            | "uno"
+            | "o"
+            | "os"
+            | "um"
+            | "uma"
     )
 }
 
@@ -138,16 +189,21 @@ pub(super) fn kind_phrase_at(before: &[&str]) -> Option<(usize, usize)> {
     let first = *before.first()?;
     let kind_at = if GERMAN_KINDS.contains(&first) {
         0
-    } else if matches!(first, "de" | "du" | "del" | "d") {
+    } else if matches!(first, "de" | "du" | "del" | "d" | "di" | "do" | "da") {
         (1..before.len().min(5)).find(|&i| ROMANCE_KINDS.contains(&unelided(before[i])))?
     } else {
         return None;
     };
-    // Between `de` and the kind noun: qualifiers and adjectives, never a preposition.
-    if before[1.min(kind_at)..kind_at]
-        .iter()
-        .any(|w| !KIND_QUALIFIERS.contains(w) && super::lexicon::CUES.contains(w))
-    {
+    // Between `de` and the kind noun: qualifiers and adjectives, never a preposition
+    // (`região do Vale do X` is a valley's region, not X's).
+    if before[1.min(kind_at)..kind_at].iter().any(|w| {
+        !KIND_QUALIFIERS.contains(w)
+            && (super::lexicon::CUES.contains(w)
+                || matches!(
+                    *w,
+                    "do" | "da" | "di" | "del" | "della" | "du" | "dos" | "das"
+                ))
+    }) {
         return None;
     }
     let mut n = kind_at + 1;

@@ -112,17 +112,20 @@ pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
             PlaceKind::Town
         }
         "neighbourhood" | "neighborhood" | "district" | "quarter" => PlaceKind::Neighbourhood,
-        // The kind nouns of German, Spanish and French, which stand before the name and
-        // in German with a capital (`Stadt Sudscha`, `Ciudad de Gaza`).
+        // The kind nouns of German, Spanish, French, Italian and Portuguese, which stand
+        // before the name and in German with a capital (`Stadt Sudscha`, `Ciudad de
+        // Gaza`, `regione di Donetsk`).
         "provinz" | "gebiet" | "bezirk" | "oblast" | "provincia" | "región" | "région"
-        | "gouvernorat" | "gobernación" => PlaceKind::Admin1,
+        | "gouvernorat" | "gobernación" | "regione" | "região" | "província" => {
+            PlaceKind::Admin1
+        }
         "stadt" | "hauptstadt" | "dorf" | "vorort" | "ciudad" | "ville" | "pueblo" | "poblado"
         | "localidad" | "aldea" | "campo" | "flüchtlingslager" | "lager" | "zeltlager"
         | "hafenstadt" | "grenzstadt" | "großstadt" | "kleinstadt" | "ort" | "ortschaft"
-        | "gemeinde" | "siedlung" => PlaceKind::Town,
-        "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" => {
-            PlaceKind::Neighbourhood
-        }
+        | "gemeinde" | "siedlung" | "città" | "cittadina" | "villaggio" | "paese" | "cidade"
+        | "vila" | "aldeia" => PlaceKind::Town,
+        "stadtteil" | "stadtviertel" | "viertel" | "barrio" | "quartier" | "quartiere"
+        | "bairro" => PlaceKind::Neighbourhood,
         "square" | "street" | "road" | "mosque" | "hospital" | "bridge" => PlaceKind::Point,
         _ => return None,
     })

@@ -48,13 +48,24 @@ pub(super) fn link(g: &Gazetteer, text: &str, mentions: &mut Vec<Mention>) {
             mentions[m + 1].role = Role::Team;
         }
         if is_qualifying_gap(g_trim) {
-            let big = mentions[m + 1].candidates.iter().copied().find(|&c| {
-                matches!(
-                    g.entry(c).kind,
-                    PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
-                )
-            });
-            mentions[m].followed_by = big;
+            let big: Vec<_> = mentions[m + 1]
+                .candidates
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    matches!(
+                        g.entry(c).kind,
+                        PlaceKind::Country | PlaceKind::Admin1 | PlaceKind::Region
+                    )
+                })
+                .collect();
+            // `Lábrea, no Amazonas`: of the units of that name, the one that holds a
+            // place the first name may be.
+            let holding = big
+                .iter()
+                .copied()
+                .find(|&b| mentions[m].candidates.iter().any(|&c| g.contains(b, c)));
+            mentions[m].followed_by = holding.or(big.first().copied());
         }
         let possessive = matches!(g_trim, "'s" | "’s" | "'" | "’");
         if mentions[m].container && possessive {
@@ -109,7 +120,7 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
     let Some(rest) = gap.strip_prefix(',').or_else(|| gap.strip_prefix('،')) else {
         return gap.is_empty();
     };
-    rest.split_whitespace().count() <= 3
+    let english = rest.split_whitespace().count() <= 3
         && rest.split_whitespace().all(|w| {
             matches!(
                 w,
@@ -125,6 +136,61 @@ pub(super) fn is_qualifying_gap(gap: &str) -> bool {
                     | "southwestern"
                     | "occupied"
                     | "in"
+            )
+        });
+    english || is_romance_qualifier(rest)
+}
+
+/// `, nella regione di`, `, nell'est dell'`, `, in`, `, na`, `, dans le nord de`, `, en
+/// la provincia de`: the words of Romance languages that say the name after them holds
+/// the one before, as `, in eastern` does in English.
+fn is_romance_qualifier(rest: &str) -> bool {
+    let words: Vec<&str> = rest
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '’'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let opens = words.first().is_some_and(|w| {
+        matches!(
+            *w,
+            "in" | "nella" | "nel" | "nell" | "na" | "no" | "em" | "dans" | "en" | "au"
+        )
+    });
+    opens
+        && words.len() <= 4
+        && words[1..].iter().all(|w| {
+            matches!(
+                *w,
+                "regione"
+                    | "provincia"
+                    | "província"
+                    | "região"
+                    | "région"
+                    | "región"
+                    | "province"
+                    | "di"
+                    | "del"
+                    | "della"
+                    | "dell"
+                    | "de"
+                    | "do"
+                    | "da"
+                    | "la"
+                    | "le"
+                    | "l"
+                    | "du"
+                    | "el"
+                    | "nord"
+                    | "sud"
+                    | "est"
+                    | "ovest"
+                    | "ouest"
+                    | "norte"
+                    | "sul"
+                    | "leste"
+                    | "oeste"
+                    | "este"
+                    | "centro"
+                    | "centre"
             )
         })
 }

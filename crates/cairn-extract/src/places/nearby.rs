@@ -85,10 +85,11 @@ fn nearness(g: &Gazetteer, a: PlaceId, b: PlaceId) -> usize {
     }
 }
 
-/// `X, Calif.`, `X, Idlib province`: the province that qualifies a place holds it. A
-/// namesake elsewhere (a German `Ettersburg` for `Ettersburg, Calif.`) gives way to the
-/// one inside, or to none, so that the place the gazetteer lacks falls back to the
-/// province. Only provinces: a country after a comma may not hold the place in the
+/// `X, Calif.`, `X, Idlib province`: the province that qualifies a place holds it. The
+/// province's namesake that holds the place is meant (`Lábrea, no Amazonas`); else a
+/// namesake of the place elsewhere (a German `Ettersburg` for `Ettersburg, Calif.`)
+/// gives way to the one inside, or to none, so that the place the gazetteer lacks falls
+/// back to the province. Only provinces: a country after a comma may not hold the place in the
 /// gazetteer's terms (`Hong Kong, China`), nor a region drawn by hand. A city under its
 /// own name is surer than the province read after it (`Goma, Zaire` is no province of
 /// Angola's).
@@ -100,6 +101,17 @@ pub(super) fn keep_inside_province(g: &Gazetteer, text: &str, mentions: &mut [Me
         let gap = text[mentions[mi].span.end..mentions[mi + 1].span.start].trim();
         let province = g.entry(p).kind == PlaceKind::Admin1;
         if !province || !is_qualifying_gap(gap) || c == p || g.contains(p, c) {
+            continue;
+        }
+        // `Lábrea, no Amazonas`: the province read is a namesake of the one that holds
+        // the place (Venezuela's Amazonas for Brazil's).
+        let holding = mentions[mi + 1]
+            .candidates
+            .iter()
+            .copied()
+            .find(|&x| g.entry(x).kind == PlaceKind::Admin1 && g.contains(x, c));
+        if let Some(x) = holding {
+            mentions[mi + 1].chosen = Some(x);
             continue;
         }
         let e = g.entry(c);

@@ -358,7 +358,7 @@ impl Resolution<'_> {
             && !qualified
             && !context.contains_key(e.country.as_str())
             && m.text.is_ascii()
-            && skeleton(&m.folded) != skeleton(&e.folded)
+            && !spelt_alike(&m.folded, &e.folded)
         {
             return false;
         }
@@ -522,4 +522,12 @@ fn share_choices(mentions: &mut [Mention]) {
             }
         }
     }
+}
+
+/// Whether two folded names are spellings of one name: the same transliteration
+/// skeleton, or skeletons of four letters or more one letter apart (`Bachmut` of
+/// `Bakhmut`, `Charkiw` of `Kharkiv` are spelt so in other languages).
+fn spelt_alike(a: &str, b: &str) -> bool {
+    let (sa, sb) = (skeleton(a), skeleton(b));
+    sa == sb || (sa.chars().count() >= 4 && super::candidates::within_one_edit(&sa, &sb))
 }

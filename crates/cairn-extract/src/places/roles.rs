@@ -101,6 +101,12 @@ const NEAR_OF: &[&str] = &[
     "norden",
     "osten",
     "westen",
+    // Italian and Portuguese.
+    "periferia",
+    "dintorni",
+    "pressi",
+    "arredores",
+    "subúrbio",
 ];
 
 /// Words before `of` (`de`, `von`) that name the place as a settlement: `city of X`.
@@ -420,7 +426,11 @@ pub(super) fn role_of(before: &[&str]) -> Role {
             Role::Near
         }
         "nearby" if w(1) == "in" => Role::In,
-        "of" | "de" | "del" | "du" | "des" | "von" if NEAR_OF.contains(&w(1)) => Role::Near,
+        "of" | "de" | "del" | "du" | "des" | "von" | "di" | "della" | "do" | "da"
+            if NEAR_OF.contains(&w(1)) =>
+        {
+            Role::Near
+        }
         // "the besieged town of Douma", "la ciudad de Ataq": a place named as one.
         "of" | "de" | "del" | "du" | "von" if KIND_OF.contains(&w(1)) => Role::In,
         "" => Role::Bare,
