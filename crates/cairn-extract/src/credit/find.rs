@@ -288,12 +288,18 @@ fn tail(text: &str, out: &mut Vec<Cand>) {
     }
 }
 
+/// `s` without the dashes or bar that may set a credit off from the caption (`... Quetta.
+/// — Photo by Name`, `... Kobe. | NAME`).
+fn set_off(s: &str) -> &str {
+    s.trim_start_matches(|c: char| c.is_whitespace() || "—–-|".contains(c))
+}
+
 /// The credit ending at `end` within the sentence starting at `b`, and whether it is the
 /// whole sentence.
 fn tail_at(text: &str, b: usize, end: usize) -> Option<(Cand, bool)> {
     let body = &text[b..end];
     let p = parse::parse(body, Mode::Tail)?;
-    let whole_first = body[..p.start].trim().is_empty();
+    let whole_first = set_off(&body[..p.start]).is_empty();
     // (`Photo courtesy of Name`: a handout's one name.)
     let bare_name = b > 0
         && whole_first
@@ -301,7 +307,7 @@ fn tail_at(text: &str, b: usize, end: usize) -> Option<(Cand, bool)> {
         && !has_org(&p)
         && p.flags.iter().all(|f| *f == CreditFlag::Handout)
         && (2..=4).contains(&p.people[0].split_whitespace().count())
-        && body.trim().chars().next().is_some_and(char::is_uppercase);
+        && set_off(body).chars().next().is_some_and(char::is_uppercase);
     let ok = p.known || (p.pieces >= 2 && has_person(&p) && has_org(&p)) || bare_name;
     ok.then(|| {
         let cand = Cand {

@@ -315,3 +315,21 @@ fn outlets_house_styles() {
         Some("Telegram"),
     );
 }
+
+#[test]
+fn a_credit_set_off_by_a_dash_or_glued_to_the_caption() {
+    // A dash before the credit, as South Asian dailies print it.
+    check(
+        "Rescuers clear the rubble of the market in Peshawar. — Photo by Saira Khan",
+        &["Saira Khan"],
+        None,
+        None,
+    );
+    // A page that lost the space before `Photograph:`.
+    check(
+        "Fishermen haul their boat up the flooded bankPhotograph: Tom Reed for the Guardian",
+        &["Tom Reed"],
+        Some("The Guardian"),
+        None,
+    );
+}
