@@ -110,8 +110,9 @@ impl Scan<'_> {
         };
         while j + 1 < toks.len() && gap_ok(j, j + 1) && !self.mask.overlaps(toks[j + 1].span) {
             let w = self.lower_at(j + 1);
-            // "in Sanaa July 5", "Ukraine Monday": a date ends the name.
-            if self.is_date_word(j + 1) {
+            // "in Sanaa July 5", "Ukraine Monday": a date ends the name; so does a
+            // Turkish case suffix (`Avrupa Yakası'nda Eyüpsultan`).
+            if self.is_date_word(j + 1) || super::turkish::has_case_suffix(self.word(j)) {
                 break;
             }
             if toks[j + 1].cap || glued(w) {
@@ -696,6 +697,7 @@ impl Scan<'_> {
                     .and_then(|w| kind_hint(w))
             })
             .or_else(|| super::intl::hint_before(&word_refs))
+            .or_else(|| super::turkish::kind_hint(next_word))
             .or_else(|| is_facility_word(next_word).then_some(PlaceKind::Point));
         Mention {
             span,

@@ -682,3 +682,25 @@ fn the_outskirts_of_a_town_in_italian_and_portuguese() {
     );
     assert_scene("Famílias acampam nos arredores de Cabul.", "Kabul", "AF");
 }
+
+#[test]
+fn a_turkish_kind_word_says_which_namesake_and_a_suffix_ends_a_name() {
+    // `ilçesinde`: the district, not the hamlet of the same name far east.
+    let (_, cc, _) =
+        scene("Bayraklı ilçesindeki yıkılan binanın önünde bekleyen aileler.").expect("a scene");
+    assert_eq!(cc, "TR");
+    let x = extractor();
+    let r = x.extract("Bayraklı ilçesindeki yıkılan binanın önünde bekleyen aileler.");
+    let l = r.location.expect("a location");
+    assert!(
+        (l.lat - 38.46).abs() < 0.2 && (l.lon - 27.16).abs() < 0.2,
+        "{:?}",
+        (l.lat, l.lon)
+    );
+    // A name with a case suffix ends there: the next capitalised word is another name.
+    assert_scene(
+        "Anadolu Yakası'nda Eyüpsultan ilçesinde sabah saatlerinde sis etkili oldu.",
+        "Eyüpsultan",
+        "TR",
+    );
+}

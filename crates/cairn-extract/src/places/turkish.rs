@@ -3,6 +3,7 @@
 //! places the gazetteer holds under another name (`Gazze`, `Halep`, `Suriye`).
 
 use cairn_gazetteer::{Gazetteer, PlaceId, fold};
+use cairn_model::PlaceKind;
 
 use super::role::Role;
 
@@ -13,6 +14,12 @@ fn split(word: &str) -> Option<(&str, &str)> {
         && suffix.chars().all(char::is_lowercase)
         && !suffix.starts_with('s');
     (suffix_ok && stem.chars().count() >= 3).then_some((stem, suffix))
+}
+
+/// Whether a word carries a Turkish case suffix (`Yakası'nda`): it ends the name it is
+/// the last word of, and a capitalised word after it starts another.
+pub(super) fn has_case_suffix(word: &str) -> bool {
+    split(word).is_some()
 }
 
 /// The places of a Turkish name: its stem before a case suffix, or the Latin name of a
@@ -66,6 +73,29 @@ pub(super) fn kind_role(after: &str) -> Option<Role> {
         "den" | "dan" | "nden" | "ndan" => Role::Origin,
         _ => Role::Weak,
     })
+}
+
+/// The kind a Turkish kind word after a name says the place is, whatever its suffixes
+/// (`Bayraklı ilçesindeki`, a district; `Refah kentine`, a town; `Şucaiyye
+/// Mahallesi'nde`, a neighbourhood): of namesakes, the one of that kind is meant.
+pub(super) fn kind_hint(word: &str) -> Option<PlaceKind> {
+    let lower = word.to_lowercase();
+    let kinds: &[(&str, PlaceKind)] = &[
+        ("ilçe", PlaceKind::Admin2),
+        ("kent", PlaceKind::Town),
+        ("şehr", PlaceKind::Town),
+        ("köy", PlaceKind::Town),
+        ("belde", PlaceKind::Town),
+        ("kasaba", PlaceKind::Town),
+        ("mahalle", PlaceKind::Neighbourhood),
+    ];
+    // A lower-case word, or the capitalised one a neighbourhood's name takes; `Kent` the
+    // county is no kind word of Turkish.
+    let turkish = lower.chars().count() > 4 || lower.starts_with("ilçe");
+    kinds
+        .iter()
+        .find(|(k, _)| lower.starts_with(k) && turkish)
+        .map(|&(_, kind)| kind)
 }
 
 /// Turkish names of places and countries the gazetteer holds under their English name.
@@ -137,6 +167,15 @@ mod tests {
         assert_eq!(kind_role(" kentinin Şucaiyye"), Some(Role::Weak));
         assert_eq!(kind_role(" kentinden gelen"), Some(Role::Origin));
         assert_eq!(kind_role(" yağışı"), None);
+    }
+
+    #[test]
+    fn kind_words_hint_the_kind() {
+        assert_eq!(kind_hint("ilçesindeki"), Some(PlaceKind::Admin2));
+        assert_eq!(kind_hint("kentine"), Some(PlaceKind::Town));
+        assert_eq!(kind_hint("Mahallesi'ndeki"), Some(PlaceKind::Neighbourhood));
+        assert_eq!(kind_hint("Kent"), None);
+        assert_eq!(kind_hint("yağışı"), None);
     }
 
     #[test]
