@@ -6,19 +6,22 @@
 //! Writers stream: memory does not grow with the number of captions.
 #![warn(missing_docs)]
 
-use std::fmt::Write as _;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use cairn_gazetteer::{Gazetteer, reader_name};
-use cairn_model::{Credit, Place, PlaceKind, Precision, Record};
+use cairn_gazetteer::Gazetteer;
+use cairn_model::Record;
 use cairn_store::ExportedCaption;
 
+mod acled;
 mod formula;
 pub mod gold;
+mod xmp;
 
+use acled::acled_row;
+pub use acled::{ACLED_COLUMNS, acled_event_type, acled_geo_precision, acled_time_precision};
 use formula::text_cell;
+pub use xmp::{write_xmp, xmp, xmp_file_name};
 
 /// What can go wrong while exporting.
 #[derive(Debug, thiserror::Error)]
@@ -156,92 +159,14 @@ pub const CSV_COLUMNS: [&str; 25] = [
     "corrected",
 ];
 
-/// The columns of [`Format::AcledCsv`], ACLED's names.
-pub const ACLED_COLUMNS: [&str; 14] = [
-    "event_date",
-    "time_precision",
-    "event_type",
-    "sub_event_type",
-    "actor1",
-    "location",
-    "admin1",
-    "country",
-    "latitude",
-    "longitude",
-    "geo_precision",
-    "source",
-    "notes",
-    "fatalities",
-];
-
-/// ACLED's event type of one of its sub-event types.
-pub fn acled_event_type(sub_event: &str) -> Option<&'static str> {
-    Some(match sub_event {
-        "Armed clash" | "Government regains territory" | "Non-state actor overtakes territory" => {
-            "Battles"
-        }
-        "Chemical weapon"
-        | "Air/drone strike"
-        | "Suicide bomb"
-        | "Shelling/artillery/missile attack"
-        | "Remote explosive/landmine/IED"
-        | "Grenade" => "Explosions/Remote violence",
-        "Sexual violence" | "Attack" | "Abduction/forced disappearance" => {
-            "Violence against civilians"
-        }
-        "Peaceful protest" | "Protest with intervention" | "Excessive force against protesters" => {
-            "Protests"
-        }
-        "Violent demonstration" | "Mob violence" => "Riots",
-        "Agreement"
-        | "Arrests"
-        | "Change to group/activity"
-        | "Disrupted weapons use"
-        | "Headquarters or base established"
-        | "Looting/property destruction"
-        | "Non-violent transfer of territory"
-        | "Other" => "Strategic developments",
-        _ => return None,
-    })
-}
-
-/// ACLED's time precision: 1 = the day is known, 2 = within a week, 3 = only the month
-/// (or a wider period).
-pub fn acled_time_precision(p: Precision) -> u8 {
-    match p {
-        Precision::Day => 1,
-        Precision::Month | Precision::Year => 3,
-    }
-}
-
-/// ACLED's geographic precision: 1 = the town (or a place inside it), 2 = a district or
-/// named region, 3 = only the province or country.
-pub fn acled_geo_precision(k: PlaceKind) -> u8 {
-    match k {
-        PlaceKind::Point | PlaceKind::Neighbourhood | PlaceKind::Town => 1,
-        PlaceKind::Admin2 | PlaceKind::Region => 2,
-        PlaceKind::Admin1 | PlaceKind::Country => 3,
-    }
-}
-
 /// The English name of a country code, from the gazetteer (the code when unknown).
-fn country_name(g: &Gazetteer, cc: &str) -> String {
+pub(crate) fn country_name(g: &Gazetteer, cc: &str) -> String {
     g.country(cc)
         .map(|id| g.entry(id).name.clone())
         .unwrap_or_else(|| cc.to_string())
 }
 
-/// The first day of a record's date (ACLED wants a full date; the precision column says
-/// how much of it is known).
-fn first_day(value: &str, p: Precision) -> String {
-    match p {
-        Precision::Day => value.to_string(),
-        Precision::Month => format!("{value}-01"),
-        Precision::Year => format!("{value}-01-01"),
-    }
-}
-
-fn join(v: &[String]) -> String {
+pub(crate) fn join(v: &[String]) -> String {
     v.join("; ")
 }
 
@@ -427,55 +352,6 @@ fn csv_row(c: &ExportedCaption) -> Vec<String> {
     ]
 }
 
-/// A caption's ACLED row; `None` when it tells no event (an ACLED row is an event).
-fn acled_row(c: &ExportedCaption, g: &Gazetteer) -> Option<Vec<String>> {
-    let r = c.record.as_ref();
-    let loc = r.and_then(|r| r.location.as_ref());
-    let date = r.and_then(|r| r.date.as_ref());
-    let sub_event = r?.event_types.first()?.clone();
-    let event_type = acled_event_type(&sub_event)?;
-    // The reporting source: the agency of the credit, then whoever the caption cites.
-    let mut source: Vec<String> = Vec::new();
-    if let Some(credit) = r.and_then(|r| r.credit.as_ref()) {
-        source.extend(credit.agency.iter().cloned());
-        source.extend(credit.distributor.iter().cloned());
-    }
-    if let Some(r) = r {
-        for s in &r.sources {
-            if !source.contains(s) {
-                source.push(s.clone());
-            }
-        }
-    }
-    // An unknown toll is no toll of 0: the cell stays empty.
-    let fatalities = r
-        .and_then(|r| r.casualties.killed.as_ref())
-        .map(|k| k.low.to_string())
-        .unwrap_or_default();
-    let t = |v: Option<String>| text_cell(v.unwrap_or_default());
-    Some(vec![
-        t(date.map(|d| first_day(&d.value, d.precision))),
-        date.map(|d| acled_time_precision(d.precision).to_string())
-            .unwrap_or_default(),
-        text_cell(event_type.to_string()),
-        text_cell(sub_event),
-        String::new(),
-        // The place as readers write it; the gazetteer's id is in the CSV export.
-        t(loc.map(|l| reader_name(&l.name, &l.text).to_string())),
-        t(loc.and_then(|l| l.admin1.clone())),
-        t(loc
-            .and_then(|l| l.country.as_deref())
-            .map(|cc| country_name(g, cc))),
-        loc.map(|l| format!("{:.4}", l.lat)).unwrap_or_default(),
-        loc.map(|l| format!("{:.4}", l.lon)).unwrap_or_default(),
-        loc.map(|l| acled_geo_precision(l.kind).to_string())
-            .unwrap_or_default(),
-        text_cell(join(&source)),
-        text_cell(c.text.clone()),
-        fatalities,
-    ])
-}
-
 fn geojson_feature(c: &ExportedCaption) -> Option<serde_json::Value> {
     let r = c.record.as_ref()?;
     let loc = r.location.as_ref()?;
@@ -507,199 +383,9 @@ fn geojson_feature(c: &ExportedCaption) -> Option<serde_json::Value> {
     }))
 }
 
-/// Text for an XML element or a double-quoted attribute: markup characters escaped,
-/// characters XML 1.0 forbids dropped.
-fn xml(s: &str) -> String {
-    let clean: String = s
-        .chars()
-        .filter(|&ch| {
-            matches!(ch, '\t' | '\n' | '\r') || (ch >= ' ' && ch != '\u{FFFE}' && ch != '\u{FFFF}')
-        })
-        .collect();
-    html_escape::encode_double_quoted_attribute(&clean)
-        .replace('\n', "&#10;")
-        .replace('\r', "&#13;")
-}
-
-/// An XMP GPS coordinate (`DDD,MM.mmmmmmK`, as the EXIF-in-XMP mapping writes it).
-fn xmp_gps(value: f64, positive: char, negative: char) -> String {
-    let hemi = if value < 0.0 { negative } else { positive };
-    let a = value.abs();
-    let deg = a.trunc();
-    let min = (a - deg) * 60.0;
-    format!("{},{:.6}{}", deg as u32, min, hemi)
-}
-
-/// The IPTC XMP sidecar of one caption: dc:description, dc:creator,
-/// photoshop:Credit/Source/DateCreated/City/State/Country, Iptc4xmpCore:CountryCode and
-/// Iptc4xmpExt:LocationShown with its GPS position.
-pub fn xmp(c: &ExportedCaption, g: &Gazetteer) -> String {
-    let r = c.record.as_ref();
-    let credit = r.and_then(|r| r.credit.as_ref());
-    let loc = r.and_then(|r| r.location.as_ref());
-    let country = loc
-        .and_then(|l| l.country.as_deref())
-        .map(|cc| (cc, country_name(g, cc)));
-    let attrs = xmp_attrs(c, credit, loc, country.as_ref());
-    let body = xmp_body(c, credit, loc, country.as_ref());
-    format!(
-        "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>
-<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">
- <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">
-  <rdf:Description rdf:about=\"\"
-    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"
-    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"
-    xmlns:Iptc4xmpCore=\"http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/\"
-    xmlns:Iptc4xmpExt=\"http://iptc.org/std/Iptc4xmpExt/2008-02-29/\"
-    xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"{attrs}>{body}
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end=\"w\"?>
-"
-    )
-}
-
-/// The simple properties, written as attributes of the sidecar's rdf:Description.
-fn xmp_attrs(
-    c: &ExportedCaption,
-    credit: Option<&Credit>,
-    loc: Option<&Place>,
-    country: Option<&(&str, String)>,
-) -> String {
-    let r = c.record.as_ref();
-    let mut attrs = String::new();
-    let mut attr = |name: &str, value: &str| {
-        let _ = write!(attrs, "\n    {name}=\"{}\"", xml(value));
-    };
-    if let Some(credit) = credit {
-        if let Some(agency) = credit.agency.as_ref().or(credit.distributor.as_ref()) {
-            attr("photoshop:Credit", agency);
-        }
-        if let Some(d) = credit.distributor.as_ref().or(credit.agency.as_ref()) {
-            attr("photoshop:Source", d);
-        }
-    }
-    if let Some(d) = r.and_then(|r| r.date.as_ref()) {
-        attr("photoshop:DateCreated", &d.value);
-    }
-    if let Some(l) = loc {
-        if matches!(
-            l.kind,
-            PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
-        ) {
-            attr("photoshop:City", reader_name(&l.name, &l.text));
-        }
-        if let Some(a) = &l.admin1 {
-            attr("photoshop:State", a);
-        }
-    }
-    if let Some((cc, name)) = country {
-        attr("photoshop:Country", name);
-        attr("Iptc4xmpCore:CountryCode", cc);
-    }
-    attr(
-        "photoshop:TransmissionReference",
-        &format!("cairn:{}", c.id),
-    );
-    attrs
-}
-
-/// The structured properties, written as elements: description, creators, source
-/// and the location shown.
-fn xmp_body(
-    c: &ExportedCaption,
-    credit: Option<&Credit>,
-    loc: Option<&Place>,
-    country: Option<&(&str, String)>,
-) -> String {
-    let mut body = String::new();
-    let _ = write!(
-        body,
-        "\n   <dc:description>\n    <rdf:Alt>\n     <rdf:li xml:lang=\"x-default\">{}</rdf:li>\n    </rdf:Alt>\n   </dc:description>",
-        xml(&c.text)
-    );
-    if let Some(credit) = credit.filter(|c| !c.photographers.is_empty()) {
-        body.push_str("\n   <dc:creator>\n    <rdf:Seq>");
-        for p in &credit.photographers {
-            let _ = write!(body, "\n     <rdf:li>{}</rdf:li>", xml(p));
-        }
-        body.push_str("\n    </rdf:Seq>\n   </dc:creator>");
-    }
-    if !c.sources.is_empty() {
-        // Where the caption was seen, as dc:source would name one page.
-        let _ = write!(
-            body,
-            "\n   <dc:source>{}</dc:source>",
-            xml(&c.sources[0].uri)
-        );
-    }
-    if let Some(l) = loc {
-        location_shown(&mut body, l, country);
-    }
-    body
-}
-
-/// Iptc4xmpExt:LocationShown: the place's name, city, state, country and position.
-fn location_shown(body: &mut String, l: &Place, country: Option<&(&str, String)>) {
-    body.push_str(
-        "\n   <Iptc4xmpExt:LocationShown>\n    <rdf:Bag>\n     <rdf:li rdf:parseType=\"Resource\">",
-    );
-    let mut field = |name: &str, value: &str| {
-        let _ = write!(body, "\n      <{name}>{}</{name}>", xml(value));
-    };
-    field("Iptc4xmpExt:LocationName", &l.name);
-    if matches!(
-        l.kind,
-        PlaceKind::Town | PlaceKind::Neighbourhood | PlaceKind::Point
-    ) {
-        field("Iptc4xmpExt:City", reader_name(&l.name, &l.text));
-    }
-    if let Some(a) = &l.admin1 {
-        field("Iptc4xmpExt:ProvinceState", a);
-    }
-    if let Some((cc, name)) = country {
-        field("Iptc4xmpExt:CountryName", name);
-        field("Iptc4xmpExt:CountryCode", cc);
-    }
-    field("exif:GPSLatitude", &xmp_gps(l.lat, 'N', 'S'));
-    field("exif:GPSLongitude", &xmp_gps(l.lon, 'E', 'W'));
-    body.push_str("\n     </rdf:li>\n    </rdf:Bag>\n   </Iptc4xmpExt:LocationShown>");
-}
-
-/// The sidecar file name of a caption.
-pub fn xmp_file_name(id: i64) -> String {
-    format!("cairn-{id}.xmp")
-}
-
-/// Writes a caption's sidecar into `dir` (which must exist), replacing any file of the
-/// same name atomically; returns its path.
-pub fn write_xmp(dir: &Path, c: &ExportedCaption, g: &Gazetteer) -> Result<PathBuf, Error> {
-    let path = dir.join(xmp_file_name(c.id));
-    let tmp = dir.join(format!(".{}.tmp", xmp_file_name(c.id)));
-    let io = |source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    std::fs::write(&tmp, xmp(c, g)).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
-    Ok(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gps_in_degrees_and_minutes() {
-        assert_eq!(xmp_gps(33.558, 'N', 'S'), "33,33.480000N");
-        assert_eq!(xmp_gps(-0.5, 'E', 'W'), "0,30.000000W");
-    }
-
-    #[test]
-    fn xml_escapes_markup_and_drops_control_characters() {
-        assert_eq!(xml("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
-    }
 
     #[test]
     fn every_extracted_event_type_has_an_acled_parent() {
