@@ -17,6 +17,7 @@ mod params;
 mod pool;
 mod posted;
 mod regroup;
+mod split;
 mod upload;
 mod watched;
 
@@ -358,6 +359,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
         .route("/api/openapi.json", get(openapi_json))
         .route("/api/stats", get(stats))
         .route("/api/search", get(search))
+        .route("/api/histogram", get(histogram))
         .route("/api/export", get(export::export))
         .route("/api/places", get(places))
         .route("/api/login", post(auth::session::login))
@@ -500,6 +502,35 @@ async fn search(
     let req = request(params?, &s.gazetteer)?;
     let a = s.archive.clone();
     heavy(&s, move |stop| Ok(Json(a.search_until(&req, stop)?))).await
+}
+
+/// `GET /api/histogram`: a search's timeline split by a facet (`split`, by default
+/// `agency`).
+async fn histogram(State(s): State<AppState>, params: Params) -> ApiResult<Json<split::Split>> {
+    let p = params?;
+    let field = split::field(p.split.as_deref().unwrap_or("agency"))?;
+    let req = request(
+        SearchParams {
+            facets: Some("1".into()),
+            histogram: Some("1".into()),
+            zoom: None,
+            limit: Some(1),
+            offset: None,
+            ..p
+        },
+        &s.gazetteer,
+    )?;
+    let a = s.archive.clone();
+    heavy(&s, move |stop| {
+        let r = a.search_until(&req, stop)?;
+        let (Some(h), Some(f)) = (&r.histogram, &r.facets) else {
+            return Err(ApiError::Internal(
+                "a search asked for its histogram and facets answered without them".into(),
+            ));
+        };
+        Ok(Json(split::split(&a, &req, field, h, f, stop)?))
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize)]

@@ -116,6 +116,12 @@ pub fn openapi() -> Value {
             json!({ "type": "integer", "minimum": 0, "default": 0 }),
         ),
     ]);
+    let mut split = search_params();
+    split.push(param(
+        "split",
+        "The facet the timeline is split by: one series for each of its 5 most frequent values in the search, the rest as other (default agency)",
+        json!({ "type": "string", "enum": crate::split::FIELDS, "default": "agency" }),
+    ));
     let mut export = search_params();
     export.push(param(
         "format",
@@ -136,6 +142,11 @@ pub fn openapi() -> Value {
                 "summary": "Search captions: hits, total, and on request facets, a date histogram and a map grid, in one call",
                 "parameters": search,
                 "responses": { "200": ok_json("Results"), "400": error_response("Bad parameters"), "503": error_response("The query took too long") }
+            }},
+            "/api/histogram": { "get": {
+                "summary": "A search's date histogram split by agency, country or photographer: the periods, a count per period for each of the most frequent values, and the rest as other",
+                "parameters": split,
+                "responses": { "200": ok_json("The split timeline"), "400": error_response("Bad parameters"), "503": error_response("The query took too long") }
             }},
             "/api/export": { "get": {
                 "summary": "Every caption a search matches (at most 100000), streamed in an export format",

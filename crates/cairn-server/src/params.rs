@@ -39,6 +39,8 @@ pub(crate) struct SearchParams {
     pub(crate) source: Vec<String>,
     /// Review marks (`verified`, `disputed`, `corrected`, `needs_review`, a reason).
     pub(crate) review: Vec<String>,
+    /// The facet the timeline is split by (`agency`, `country`, `photographer`).
+    pub(crate) split: Option<String>,
 }
 
 impl SearchParams {
@@ -85,6 +87,7 @@ impl SearchParams {
                 "sort" => p.sort = Some(v),
                 "facets" => p.facets = Some(v),
                 "histogram" => p.histogram = Some(v),
+                "split" => p.split = Some(v),
                 _ => {}
             }
         }

@@ -1,7 +1,8 @@
 //! The page keeps the whole search in every link: a page built from a URL carrying
 //! every filter the API knows is walked link by link, and each link keeps every filter
-//! but the one it is there to change. The map draws each group at one of its members'
-//! places, even a group whose members lie a continent apart.
+//! but the one it is there to change, and the timeline's split. The map draws each
+//! group at one of its members' places, even a group whose members lie a continent
+//! apart. The timeline splits by agency on the whole search's periods.
 
 mod routed;
 
@@ -44,7 +45,7 @@ fn archive() -> (tempfile::TempDir, Arc<Archive>) {
 
 /// Every filter the API knows, in the groups a link changes at once (a period's
 /// bounds change together).
-const FILTERS: [&[&str]; 12] = [
+const FILTERS: [&[&str]; 13] = [
     &["agency"],
     &["photographer"],
     &["place"],
@@ -57,6 +58,7 @@ const FILTERS: [&[&str]; 12] = [
     &["source"],
     &["review"],
     &["q"],
+    &["split"],
 ];
 
 /// Values of each parameter of a query string, sorted.
@@ -144,7 +146,7 @@ async fn every_link_of_a_page_keeps_every_filter_but_the_one_it_changes() {
     let app = cairn_server::router(a);
     let url = "/?q=strike&agency=AFP&photographer=Sam+Writer&place=Aleppo&country=SY\
                &event=Air%2Fdrone+strike&lang=en&from=2016-11&to=2016-11-30&killed_min=5\
-               &bbox=30,30,40,40&source=test%3A&review=verified&sort=date&limit=1";
+               &bbox=30,30,40,40&source=test%3A&review=verified&sort=date&limit=1&split=agency";
     let (s, html) = get(&app, url).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(total(&html), 3, "the three English captions of the strikes");
@@ -163,6 +165,10 @@ async fn every_link_of_a_page_keeps_every_filter_but_the_one_it_changes() {
         "{html}"
     );
 
+    // The timeline is drawn split by agency, as the URL asks.
+    assert!(html.contains(r#"class="timeline split""#), "{html}");
+    assert!(html.contains(r#"data-series="AFP""#), "{html}");
+
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     for (href, text) in links(&html) {
         let (path, query) = href.split_once('?').unwrap_or((href.as_str(), ""));
@@ -177,7 +183,8 @@ async fn every_link_of_a_page_keeps_every_filter_but_the_one_it_changes() {
         let link = params(query);
         let diff = changed(&page, &link);
         if text.trim_start_matches('"').starts_with(">clear all") {
-            assert!(link.keys().all(|k| k == "q"), "{href}");
+            assert!(link.keys().all(|k| k == "q" || k == "split"), "{href}");
+            assert!(link.contains_key("split"), "{href}");
             continue;
         }
         *kinds.entry(kind).or_default() += 1;
@@ -277,5 +284,55 @@ async fn a_map_group_stands_at_one_of_its_members_places() {
     assert!(
         spanning >= 1,
         "a group holds Barcelona and Belgrade: {html}"
+    );
+}
+
+#[tokio::test]
+async fn the_timeline_splits_by_agency_on_the_whole_search_s_periods() {
+    let (_d, a) = archive();
+    let app = cairn_server::router(a);
+    let (s, body) = get(&app, "/api/histogram?split=agency").await;
+    assert_eq!(s, StatusCode::OK, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["interval"], "month", "{v}");
+    let periods = v["buckets"].as_array().unwrap();
+    let whole: Vec<u64> = periods
+        .iter()
+        .map(|b| b["count"].as_u64().unwrap())
+        .collect();
+    let series = v["series"].as_array().unwrap();
+    let names: Vec<&str> = series
+        .iter()
+        .map(|s| s["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Reuters", "AFP"], "{v}");
+    let counts = |i: usize| -> Vec<u64> {
+        series[i]["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect()
+    };
+    // Each series on the whole timeline's periods; together they are the whole.
+    let key = |i: usize| periods[i]["key"].as_str().unwrap();
+    for (i, (r, f)) in counts(0).iter().zip(counts(1)).enumerate() {
+        assert_eq!(r + f, whole[i], "{}", key(i));
+        let want_afp = if key(i) == "2016-11" { 4 } else { 0 };
+        assert_eq!(f, want_afp, "{}", key(i));
+    }
+    assert_eq!(counts(0).iter().sum::<u64>(), 5);
+    assert!(v["other"].as_array().unwrap().iter().all(|c| c == 0));
+    // The same search narrowed: the series follow it.
+    let (_, body) = get(&app, "/api/histogram?split=country&q=Barcelona").await;
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["series"][0]["value"], "ES", "{v}");
+    assert_eq!(v["series"].as_array().unwrap().len(), 1, "{v}");
+    // A facet the timeline cannot be split by is refused by name.
+    let (s, body) = get(&app, "/api/histogram?split=lang").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        body.contains("split must be one of agency, country, photographer"),
+        "{body}"
     );
 }

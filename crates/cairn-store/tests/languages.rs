@@ -647,3 +647,83 @@ fn english_finds_a_plural_not_made_with_s_by_its_singular() {
     // Other languages keep their own stemming.
     assert_eq!(found(&a, "enfant"), [5]);
 }
+
+/// A place's name found inside another place's name (`Gaza Strip`, `قطاع غزة`), and a
+/// name written where no place was read (`Kiev` in a sentence about the city's army):
+/// every spelling of the place, in Latin, Arabic or Cyrillic letters, finds them all,
+/// since the archive's other captions spell the place each way.
+#[test]
+fn each_name_of_a_place_finds_one_set_in_any_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = Archive::open_writer(dir.path()).unwrap();
+    let at = |name: &str, text: &str| Some(located(name, text));
+    let sources = [
+        caption(
+            1,
+            "Smoke rises over Gaza after an air strike.",
+            "en",
+            at("Gaza", "Gaza"),
+        ),
+        caption(
+            2,
+            "دخان يتصاعد فوق غزة بعد غارة جوية",
+            "ar",
+            at("Gaza", "غزة"),
+        ),
+        caption(
+            3,
+            "Дым над Газой после авиаудара.",
+            "ru",
+            at("Gaza", "Газой"),
+        ),
+        caption(
+            4,
+            "Rain floods the tents of displaced families in the Gaza Strip.",
+            "en",
+            at("Gaza Strip", "Gaza Strip"),
+        ),
+        caption(
+            5,
+            "أمطار غزيرة تغرق خيام العائلات النازحة في قطاع غزة",
+            "ar",
+            at("Gaza Strip", "قطاع غزة"),
+        ),
+        caption(
+            6,
+            "A tram passes a shelled building in Kyiv.",
+            "en",
+            at("Kyiv", "Kyiv"),
+        ),
+        caption(
+            7,
+            "Des habitants de Kiev dans une station de métro.",
+            "fr",
+            at("Kyiv", "Kiev"),
+        ),
+        caption(
+            8,
+            "Рятувальники біля будинку в Києві.",
+            "uk",
+            at("Kyiv", "Києві"),
+        ),
+        caption(9, "L'esercito di Kiev ha risposto con i droni.", "it", None),
+        caption(
+            10,
+            "A bakery reopens in the Firdous district.",
+            "en",
+            at("Aleppo", "Firdous"),
+        ),
+        caption(11, "Children play in a park of Firdous.", "en", None),
+    ];
+    a.write_batch(&sources).unwrap();
+    for (names, want) in [
+        (["Gaza", "gaza", "غزة", "Газа"], vec![1, 2, 3, 4, 5]),
+        (["Kyiv", "Kiev", "Київ", "Киев"], vec![6, 7, 8, 9]),
+    ] {
+        for name in names {
+            assert_eq!(found(&a, name), want, "q={name}");
+        }
+    }
+    // The words of a site placed at a city are no name of it.
+    assert_eq!(found(&a, "Aleppo"), [10]);
+}

@@ -8,6 +8,8 @@ mod common;
 mod editing;
 #[path = "browser/round2.rs"]
 mod round2;
+#[path = "browser/round3.rs"]
+mod round3;
 #[path = "browser/steps.rs"]
 mod steps;
 
@@ -405,6 +407,9 @@ async fn search_facet_timeline_map_caption_in_chromium() {
     round2::show_all_box_hides_rows(&c, &base).await;
     round2::language_is_kept(&c, &base).await;
     round2::one_place_in_four_scripts(&c, &base).await;
+    round3::timeline_split_by_agency(&c, &base).await;
+    round3::map_pans_from_the_keyboard(&c, &base).await;
+    round3::map_tap_targets_on_a_phone(&c, &base).await;
     // A phone-width screen: one column, nothing wider than the screen.
     steps::phone_filters_button(&c, &base).await;
     round2::phone_shows_results_first(&c, &base).await;

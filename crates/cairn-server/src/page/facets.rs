@@ -181,10 +181,16 @@ pub(crate) fn active_filters(v: &SearchView) -> Markup {
     let filters: Vec<&(&'static str, String)> = s
         .pairs
         .iter()
-        .filter(|(k, _)| !matches!(*k, "q" | "sort" | "limit"))
+        .filter(|(k, _)| !matches!(*k, "q" | "sort" | "limit" | "split"))
         .collect();
+    // Clearing the filters keeps the words and how the timeline is drawn.
     let keep_q = State {
-        pairs: s.pairs.iter().filter(|(k, _)| *k == "q").cloned().collect(),
+        pairs: s
+            .pairs
+            .iter()
+            .filter(|(k, _)| matches!(*k, "q" | "split"))
+            .cloned()
+            .collect(),
     };
     html! {
         @if !filters.is_empty() {

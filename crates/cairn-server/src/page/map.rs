@@ -18,9 +18,9 @@ pub(crate) const WORLD_VIEW: [f64; 4] = [-180.0, -60.0, 180.0, 85.0];
 /// Views narrower than this (degrees) name places as well as countries.
 const PLACE_LABELS_BELOW: f64 = 30.0;
 
-/// A tap target's radius is at least the view's width over this: 44 px across on a
-/// map 390 px wide, a phone's width.
-const TAP_FRACTION: f64 = 17.0;
+/// A tap target's radius is at least the view's width over this: 44 px across and
+/// more on a phone 390 px wide, where the page's margins leave the map some 360.
+const TAP_FRACTION: f64 = 15.0;
 
 /// A name on the map.
 #[derive(Debug, Clone)]

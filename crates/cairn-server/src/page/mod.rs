@@ -13,6 +13,7 @@ mod map;
 mod names;
 mod results;
 mod review;
+mod series;
 mod text;
 mod view;
 
@@ -78,6 +79,7 @@ impl State {
             put("review", Some(v));
         }
         put("sort", p.sort.as_ref());
+        put("split", p.split.as_ref());
         put("limit", p.limit.map(|k| k.to_string()).as_ref());
         State { pairs }
     }

@@ -7,6 +7,7 @@ use maud::{Markup, html};
 
 use super::facets::{active_filters, facets_html};
 use super::map::{map, timeline};
+use super::series::{split_control, split_timeline};
 use super::text::{highlighted, legend};
 use super::{PAGE_SIZES, SearchView, State, layout, plural, search_form};
 
@@ -190,7 +191,11 @@ pub(crate) fn search_page(v: &SearchView) -> Markup {
                     }
                     div.main {
                         div.viz {
-                            @if let Some(h) = &r.histogram { (timeline(s, h)) }
+                            div.when {
+                                @if let Some(split) = &v.split { (split_timeline(v, split)) }
+                                @else if let Some(h) = &r.histogram { (timeline(s, h)) }
+                                @if r.histogram.as_ref().is_some_and(|h| !h.buckets.is_empty()) { (split_control(s)) }
+                            }
                             @if let Some((grid, view)) = &v.map { (map(s, grid, *view, &v.labels)) }
                         }
                         (total_line(v, r))

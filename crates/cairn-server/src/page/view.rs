@@ -43,6 +43,8 @@ pub(crate) struct SearchView {
     /// Variants of each hit's caption.
     pub variants: HashMap<i64, usize>,
     pub terms: Vec<String>,
+    /// The timeline split by the facet the page asks for.
+    pub split: Option<crate::split::Split>,
 }
 
 impl SearchView {
@@ -184,6 +186,7 @@ pub(crate) fn search_view(
         Err(e) => return Err(e),
     };
     v.facets = results.facets.clone();
+    split_view(&mut v, archive, &p, &req, &results, stop)?;
     open_facets(&mut v, archive, &req, stop)?;
     map_view(&mut v, archive, g, &req, &results, stop);
     place_facet(&mut v, archive, g, &req)?;
@@ -194,6 +197,32 @@ pub(crate) fn search_view(
     }
     v.results = Some(results);
     Ok(v)
+}
+
+/// The timeline split by the facet `split` names, or a warning when it names none.
+fn split_view(
+    v: &mut SearchView,
+    archive: &Archive,
+    p: &SearchParams,
+    req: &SearchRequest,
+    results: &SearchResults,
+    stop: &Stop,
+) -> ApiResult<()> {
+    let Some(name) = p.split.as_deref().filter(|s| !s.is_empty()) else {
+        return Ok(());
+    };
+    let field = match crate::split::field(name) {
+        Ok(f) => f,
+        Err(e) => {
+            v.warnings
+                .push(format!("{e}; the timeline is drawn whole."));
+            return Ok(());
+        }
+    };
+    if let (Some(h), Some(f)) = (&results.histogram, &results.facets) {
+        v.split = Some(crate::split::split(archive, req, field, h, f, stop)?);
+    }
+    Ok(())
 }
 
 /// Names for the ids the page may show: countries by code, chosen places by name.

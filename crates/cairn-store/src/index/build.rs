@@ -325,8 +325,9 @@ impl SearchIndex {
     }
 
     /// The place a name names ([`super::named::place_of`]), as the terms that find
-    /// it: its gazetteer path (the captions located in it or inside it) and its id
-    /// (the captions naming it, in whatever spelling).
+    /// it: its gazetteer path (the captions located in it or inside it), its id (the
+    /// captions naming it, in whatever spelling) and the spellings the archive's
+    /// captions write it in (for those that write one where no place was read).
     fn place_terms(&self, name: &str) -> Option<PlaceTerms> {
         let g: &Gazetteer = self.places();
         let p = super::named::place_of(g, name)?;
@@ -335,10 +336,21 @@ impl SearchIndex {
             .into_iter()
             .map(|q| g.entry(q).id.clone())
             .collect();
+        let id = g.entry(p).id.clone();
+        let searcher = self.reader.searcher();
+        let names_it = |s: &str| g.named(s) == Some(p);
+        let spellings = super::spellings::of(&searcher, self.fields.k_spelled, &id, names_it)
+            .into_iter()
+            .map(|s| {
+                let one_word = self.words(&s).len() == 1;
+                (s, one_word)
+            })
+            .collect();
         Some(PlaceTerms {
             path: Facet::from_path(path.iter().map(String::as_str)).to_string(),
-            id: g.entry(p).id.clone(),
+            id,
             name: g.entry(p).name.clone(),
+            spellings,
         })
     }
 
@@ -471,11 +483,13 @@ fn plain_literal(word: &str) -> UserInputLiteral {
     }
 }
 
-/// What finds a place: its facet path (as text), its gazetteer id and its name.
+/// What finds a place: its facet path (as text), its gazetteer id, its name and the
+/// archive's spellings of it (each with whether it is one word).
 struct PlaceTerms {
     path: String,
     id: String,
     name: String,
+    spellings: Vec<(String, bool)>,
 }
 
 /// The captions located in or inside a place, or naming it.
@@ -498,14 +512,34 @@ fn places_leaf(place: PlaceTerms) -> UserInputAst {
         slop: 0,
         prefix: false,
     };
-    UserInputAst::Clause(vec![
-        set("f_place", place.path),
-        set("named", place.id),
+    let literal = |l: UserInputLiteral| {
         (
             Some(Occur::Should),
-            UserInputAst::Leaf(Box::new(UserInputLeaf::Literal(name))),
-        ),
-    ])
+            UserInputAst::Leaf(Box::new(UserInputLeaf::Literal(l))),
+        )
+    };
+    let mut either = vec![
+        set("f_place", place.path),
+        set("named", place.id),
+        literal(name),
+    ];
+    // A one-word spelling is read as the query's own words are (stemmed in each
+    // language too), so that a name the query writes finds nothing its spelling in
+    // another script does not; a longer one is a phrase.
+    either.extend(place.spellings.into_iter().map(|(words, one_word)| {
+        if one_word {
+            literal(plain_literal(&words))
+        } else {
+            literal(UserInputLiteral {
+                field_name: Some("text".into()),
+                phrase: words,
+                delimiter: Delimiter::DoubleQuotes,
+                slop: 0,
+                prefix: false,
+            })
+        }
+    }));
+    UserInputAst::Clause(either)
 }
 
 #[cfg(test)]

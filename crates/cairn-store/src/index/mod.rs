@@ -12,6 +12,7 @@ mod cyrillic;
 mod english;
 mod named;
 mod schema;
+mod spellings;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -563,6 +564,9 @@ fn add_record(f: &Fields, d: &mut TantivyDocument, r: &Record, text: &str) {
     for p in r.location.iter().chain(&r.places) {
         if let Some(id) = &p.gazetteer_id {
             d.add_text(f.k_named, id);
+            if let Some(term) = spellings::term(id, &p.text) {
+                d.add_text(f.k_spelled, term);
+            }
         }
     }
     if let Some(loc) = &r.location {

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// Bumped when the index schema or an analyzer changes; an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: u32 = 11;
+pub(crate) const SCHEMA_VERSION: u32 = 12;
 /// The `text` field's analyzer: words lowercased, accents folded, nothing stemmed.
 pub(crate) const TOKENIZER: &str = "cairn";
 /// The `pairs` field's tokenizer, which the analyzers module registers under this name.
@@ -56,6 +56,10 @@ pub(crate) struct Fields {
     /// The gazetteer ids of the places the caption names, whatever its spelling of
     /// them, so a place's name in a query finds the captions naming it in any other.
     pub k_named: Field,
+    /// Each place the caption names with the words it names it by
+    /// ([`super::spellings`]), so that a place's name in a query finds every caption
+    /// writing any spelling the archive knows it by, named as a place or not.
+    pub k_spelled: Field,
 }
 
 fn words_with_positions(tokenizer: &str) -> TextOptions {
@@ -115,6 +119,7 @@ pub(crate) fn schema() -> (Schema, Fields) {
         lat: b.add_f64_field("lat", INDEXED | FAST),
         lon: b.add_f64_field("lon", INDEXED | FAST),
         k_named: b.add_text_field("named", STRING),
+        k_spelled: b.add_text_field("spelled", STRING),
     };
     (b.build(), f)
 }
