@@ -19,6 +19,7 @@ mod posted;
 mod regroup;
 mod upload;
 mod watched;
+mod writer;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -268,8 +269,8 @@ pub struct AppState {
     stall: Duration,
     ingest: Option<Arc<Ingest>>,
     auth: Arc<auth::Auth>,
-    /// Turns of this server's saves of corrections.
-    edits: Arc<tokio::sync::Mutex<()>>,
+    /// The queue of this server's writes (saves, splits and merges, uploads).
+    writer: writer::Writer,
 }
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -309,7 +310,6 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
     let allow_ingest = opts.allow_ingest || opts.ingest_token.is_some();
     let ingest = allow_ingest.then(|| {
         Arc::new(Ingest {
-            writer: Arc::default(),
             dir: archive.dir().to_path_buf(),
             uploads: Arc::new(Semaphore::new(opts.max_uploads.max(1))),
             max_uploads: opts.max_uploads.max(1),
@@ -323,6 +323,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             None
         }
     };
+    let writer = writer::Writer::start(archive.dir().to_path_buf());
     let state = AppState {
         archive,
         gazetteer: Gazetteer::bundled(),
@@ -339,7 +340,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             ingest_token: opts.ingest_token.clone(),
             limiter: Default::default(),
         }),
-        edits: Arc::default(),
+        writer,
     };
     let mut r = Router::new()
         .route("/", get(search_page))

@@ -186,7 +186,7 @@ impl ArchiveWriter {
         store(&tx, &entries, &who).map_err(err)?;
         let review = review_of(&tx, caption).map_err(err)?;
         tx.commit().map_err(err)?;
-        self.sync_index()?;
+        self.index_in_step()?;
         Ok(Regrouped::Done {
             caption,
             other,
@@ -248,7 +248,7 @@ impl ArchiveWriter {
         let review = review_of(&tx, caption).map_err(err)?;
         tx.commit().map_err(err)?;
         self.forget_in_index(from)?;
-        self.sync_index()?;
+        self.index_in_step()?;
         Ok(Regrouped::Done {
             caption,
             other: from,
