@@ -30,6 +30,17 @@ impl DocumentWriter {
         }
     }
 
+    /// Tells the writer that the batches after `before` up to `now` changed no
+    /// caption's texts or grouping (saved corrections only): a near-duplicate index kept
+    /// as of `before` stays, rather than being made again for the next document.
+    pub fn carry_near(&mut self, before: i64, now: i64) {
+        if let Some((_, at)) = &mut self.near {
+            if *at == before {
+                *at = now;
+            }
+        }
+    }
+
     /// Stores `doc` and its captions in `archive` in one transaction.
     pub fn write(&mut self, archive: &mut ArchiveWriter, doc: Document) -> Result<BatchSummary> {
         let Some(threshold) = self.near_threshold else {

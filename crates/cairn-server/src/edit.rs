@@ -11,6 +11,7 @@ use cairn_store::{Archive, CaptionView, Edit, MAX_NOTE_BYTES, Revision, Role, Sa
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
+use crate::writer::refused;
 use crate::{ApiError, ApiResult, AppState, blocking, parse_id};
 
 /// The ETag of a caption at `version`.
@@ -113,7 +114,8 @@ pub(crate) async fn patch_caption(
     })
 }
 
-/// Stores `edit` of caption `id` by `user`, made against version `expected`.
+/// Stores `edit` of caption `id` by `user`, made against version `expected`, in the
+/// writer's queue.
 pub(crate) async fn save(
     s: &AppState,
     id: i64,
@@ -121,23 +123,13 @@ pub(crate) async fn save(
     user: String,
     expected: u64,
 ) -> ApiResult<Saved> {
-    // Saves of this server wait for one another here rather than on the writer lock.
-    let turn = tokio::time::timeout(s.timeout, s.edits.clone().lock_owned())
+    let deadline = std::time::Instant::now() + s.timeout;
+    s.writer
+        .run(deadline, move |h| {
+            h.edit(|w| w.save_edit(id, &edit, &user, expected))
+                .map_err(refused)
+        })
         .await
-        .map_err(|_| ApiError::Busy("other saves are under way; try again".into()))?;
-    let (dir, wait) = (s.archive.dir().to_path_buf(), s.timeout);
-    blocking(move || {
-        let _turn = turn;
-        let mut w = Archive::open_writer_waiting(&dir, wait)?;
-        match w.save_edit(id, &edit, &user, expected) {
-            Err(cairn_store::Error::Invalid(m)) => Err(ApiError::BadRequest(m)),
-            Err(cairn_store::Error::NoCaption(id)) => {
-                Err(ApiError::NotFound(format!("no caption {id}")))
-            }
-            other => Ok(other?),
-        }
-    })
-    .await
 }
 
 /// `GET /api/captions/{id}/history`: the caption's revisions, oldest first.

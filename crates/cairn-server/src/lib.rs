@@ -20,6 +20,7 @@ mod regroup;
 mod split;
 mod upload;
 mod watched;
+mod writer;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -269,8 +270,8 @@ pub struct AppState {
     stall: Duration,
     ingest: Option<Arc<Ingest>>,
     auth: Arc<auth::Auth>,
-    /// Turns of this server's saves of corrections.
-    edits: Arc<tokio::sync::Mutex<()>>,
+    /// The queue of this server's writes (saves, splits and merges, uploads).
+    writer: writer::Writer,
 }
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -310,7 +311,6 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
     let allow_ingest = opts.allow_ingest || opts.ingest_token.is_some();
     let ingest = allow_ingest.then(|| {
         Arc::new(Ingest {
-            writer: Arc::default(),
             dir: archive.dir().to_path_buf(),
             uploads: Arc::new(Semaphore::new(opts.max_uploads.max(1))),
             max_uploads: opts.max_uploads.max(1),
@@ -324,6 +324,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             None
         }
     };
+    let writer = writer::Writer::start(archive.dir().to_path_buf());
     let state = AppState {
         archive,
         gazetteer: Gazetteer::bundled(),
@@ -340,7 +341,7 @@ pub fn router_with(archive: Arc<Archive>, opts: &ServeOptions) -> Router {
             ingest_token: opts.ingest_token.clone(),
             limiter: Default::default(),
         }),
-        edits: Arc::default(),
+        writer,
     };
     let mut r = Router::new()
         .route("/", get(search_page))
@@ -624,32 +625,42 @@ async fn caption_response(
     }
 }
 
-/// `GET /review`: the captions that need review, by reason.
+/// `GET /review`: the captions that need review, by reason, a page at a time
+/// (`offset`, `limit`), narrowed by any of the search's filters.
 async fn review_page(State(s): State<AppState>, uri: axum::http::Uri) -> Response {
-    let reason = form_urlencoded::parse(uri.query().unwrap_or("").as_bytes())
+    let query = uri.query().unwrap_or("");
+    let reason = form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "reason")
-        .map(|(_, v)| v.into_owned())
-        .filter(|r| cairn_store::REASONS.contains(&r.as_str()));
-    let mark = reason.clone().unwrap_or(page::QUEUE_FILTER.to_string());
+        .and_then(|(_, v)| cairn_store::REASONS.iter().find(|r| **r == v).copied());
+    let (mut p, _) = SearchParams::parse_lenient(query);
+    p.review = vec![page::QUEUE_FILTER.to_string()];
+    p.limit = Some(p.limit.unwrap_or(page::REVIEW_PAGE).clamp(1, MAX_LIMIT));
+    let queue = page::Queue {
+        reason,
+        filters: page::State::from_params(&p),
+        offset: p.offset.unwrap_or(0),
+        limit: p.limit.unwrap_or(page::REVIEW_PAGE),
+    };
+    let mut req = match request(p, &s.gazetteer) {
+        Ok(r) => r,
+        Err(e) => return page_error(e),
+    };
+    let mark = reason.unwrap_or(page::QUEUE_FILTER).to_string();
     let a = s.archive.clone();
     let found = heavy(&s, move |stop| {
         // The reasons are counted over the whole queue, whichever is listed.
-        let mut req = cairn_store::SearchRequest {
-            limit: 100,
-            facets: true,
-            ..Default::default()
-        };
-        req.filters.review = vec![page::QUEUE_FILTER.to_string()];
+        let (limit, offset) = (req.limit, req.offset);
+        (req.limit, req.offset, req.facets) = (1, 0, true);
         let counts = a.search_until(&req, stop)?.facets;
+        (req.limit, req.offset, req.facets) = (limit, offset, false);
         req.filters.review = vec![mark];
-        req.facets = false;
         let mut listed = a.search_until(&req, stop)?;
         listed.facets = counts;
         Ok(listed)
     })
     .await;
     match found {
-        Ok(r) => html_response(StatusCode::OK, page::review_page(&r, reason.as_deref())),
+        Ok(r) => html_response(StatusCode::OK, page::review_page(&r, &queue)),
         Err(e) => page_error(e),
     }
 }

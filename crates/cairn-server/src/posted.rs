@@ -7,7 +7,7 @@ use std::path::Path;
 use axum::http::{HeaderMap, header};
 use cairn_gazetteer::Gazetteer;
 use cairn_ingest::{Format, Input, RawSource, ReadOptions};
-use cairn_model::SourceKind;
+use cairn_model::{Document, SourceKind};
 use cairn_store::{ArchiveWriter, BatchSummary};
 use serde_json::json;
 
@@ -102,15 +102,13 @@ pub(crate) struct Posted<'a> {
 /// What messages call an upload, in place of its spool file's name.
 const NAME: &str = "the upload";
 
-/// Reads the upload and stores each of its sources in `archive` with the pipeline's
-/// writer kept in `slot`; answers with what the writes changed and what was not read.
+/// Reads the upload and stores each of its sources with `put`; answers with what the
+/// writes changed and what was not read. A source `put` fails to store ends the upload
+/// with its error (the sources stored before it stay).
 pub(crate) fn store(
     posted: &Posted<'_>,
-    archive: &mut ArchiveWriter,
-    slot: &mut Option<cairn_pipeline::DocumentWriter>,
-    dir: &Path,
+    put: &mut dyn FnMut(Document) -> ApiResult<BatchSummary>,
 ) -> ApiResult<serde_json::Value> {
-    let writer = writer(slot, dir)?;
     let mut total = BatchSummary::default();
     let (mut rejected, mut notices) = (Vec::new(), Vec::new());
     let mut failed = None;
@@ -134,17 +132,14 @@ pub(crate) fn store(
                 return true;
             }
         };
-        match writer.write(archive, doc) {
+        match put(doc) {
             Ok(s) => add(&mut total, &s),
             Err(e) => failed = Some(e),
         }
         failed.is_none()
     })?;
     if let Some(e) = failed {
-        return Err(match e {
-            cairn_pipeline::Error::Store(e) => ApiError::from(e),
-            other => ApiError::Internal(other.to_string()),
-        });
+        return Err(e);
     }
     if total.sources_added + total.sources_skipped == 0 {
         let why = rejected
@@ -157,6 +152,21 @@ pub(crate) fn store(
     v["rejected"] = json!(rejected);
     v["notices"] = json!(notices);
     Ok(v)
+}
+
+/// Stores `doc` with the pipeline's writer kept in `slot`.
+pub(crate) fn write(
+    slot: &mut Option<cairn_pipeline::DocumentWriter>,
+    archive: &mut ArchiveWriter,
+    doc: Document,
+) -> ApiResult<BatchSummary> {
+    let dir = archive.dir().to_path_buf();
+    writer(slot, &dir)?
+        .write(archive, doc)
+        .map_err(|e| match e {
+            cairn_pipeline::Error::Store(e) => ApiError::from(e),
+            other => ApiError::Internal(other.to_string()),
+        })
 }
 
 /// The pipeline's writer in `slot`, made at the first upload with the archive's own

@@ -8,13 +8,14 @@ use axum::Json;
 use axum::extract::{Extension, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use cairn_store::{Archive, ArchiveWriter, MAX_NOTE_BYTES, Regroup, Regrouped, Role};
+use cairn_store::{ArchiveWriter, MAX_NOTE_BYTES, Regroup, Regrouped, Role};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::auth::Caller;
 use crate::edit::{if_match, with_etag};
-use crate::{ApiError, ApiResult, AppState, blocking, parse_id};
+use crate::writer::refused;
+use crate::{ApiError, ApiResult, AppState, parse_id};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,27 +33,15 @@ pub(crate) struct MergeBody {
 
 type Body<T> = Result<Json<T>, axum::extract::rejection::JsonRejection>;
 
-/// Runs `op` with the archive's writer, after this server's other saves.
+/// Runs `op` with the archive's writer, in the writer's queue.
 async fn with_writer(
     s: &AppState,
     op: impl FnOnce(&mut ArchiveWriter) -> cairn_store::Result<Regrouped> + Send + 'static,
 ) -> ApiResult<Regrouped> {
-    let turn = tokio::time::timeout(s.timeout, s.edits.clone().lock_owned())
+    let deadline = std::time::Instant::now() + s.timeout;
+    s.writer
+        .run(deadline, move |h| op(&mut h.archive).map_err(refused))
         .await
-        .map_err(|_| ApiError::Busy("other saves are under way; try again".into()))?;
-    let (dir, wait) = (s.archive.dir().to_path_buf(), s.timeout);
-    blocking(move || {
-        let _turn = turn;
-        let mut w = Archive::open_writer_waiting(&dir, wait)?;
-        match op(&mut w) {
-            Err(cairn_store::Error::Invalid(m)) => Err(ApiError::BadRequest(m)),
-            Err(cairn_store::Error::NoCaption(id)) => {
-                Err(ApiError::NotFound(format!("no caption {id}")))
-            }
-            other => Ok(other?),
-        }
-    })
-    .await
 }
 
 fn answer(id: i64, done: Regrouped) -> Response {

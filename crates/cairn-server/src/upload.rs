@@ -10,7 +10,7 @@ use axum::Json;
 use axum::body::Body;
 use axum::extract::{Extension, Query, Request, State};
 use axum::http::{HeaderMap, header};
-use cairn_store::{Archive, Role};
+use cairn_store::Role;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -20,11 +20,8 @@ use crate::auth::Caller;
 use crate::posted::{self, Declared, Posted};
 use crate::{ApiError, ApiResult, AppState, BUSY_RETRY_AFTER_SECS, blocking};
 
-/// What `POST /api/ingest` needs: the archive is opened for writing (its writer lock
-/// taken) for each upload only, so that command-line writers can take turns with the
-/// server; uploads are stored one after the other.
+/// What `POST /api/ingest` needs; uploads are stored through the server's writer.
 pub(crate) struct Ingest {
-    pub(crate) writer: Arc<tokio::sync::Mutex<Option<cairn_pipeline::DocumentWriter>>>,
     pub(crate) dir: std::path::PathBuf,
     /// Turns among the uploads received or stored at once.
     pub(crate) uploads: Arc<Semaphore>,
@@ -101,7 +98,7 @@ pub(crate) async fn ingest_page(
         ))
     })?;
     let spooled = spool(body, len, &ing.dir).await?;
-    store(&s, &ing, turn, spooled, declared, uri).await
+    store(&s, turn, spooled, declared, uri).await
 }
 
 /// An upload's body in a file, and its sha256.
@@ -166,38 +163,33 @@ fn write_chunks(
     })
 }
 
-/// Stores a spooled upload once the server's earlier uploads are stored and the
-/// archive's writer lock is free; the server's time limit bounds the wait, past it the
-/// answer is `busy`, with Retry-After.
+/// Stores a spooled upload source by source through the writer's queue, so that saves
+/// queued meanwhile go between its sources. Each source waits its turn up to the
+/// server's time limit; past it the answer is `busy`, with Retry-After (the sources
+/// stored before stay, and are skipped when the upload is sent again).
 async fn store(
     s: &AppState,
-    ing: &Arc<Ingest>,
     upload_turn: OwnedSemaphorePermit,
     spooled: Spooled,
     declared: Declared,
     uri: Option<String>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let deadline = tokio::time::Instant::now() + s.timeout;
-    let busy = || {
-        ApiError::Busy(format!(
-            "the archive is being written; try again in {BUSY_RETRY_AFTER_SECS} s"
-        ))
-    };
-    let mut slot = tokio::time::timeout_at(deadline, ing.writer.clone().lock_owned())
-        .await
-        .map_err(|_| busy())?;
-    let ing = ing.clone();
+    let (writer, timeout) = (s.writer.clone(), s.timeout);
+    let uploading = s.writer.uploading();
     blocking(move || {
-        let _upload_turn = upload_turn;
-        let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
-        let mut archive = Archive::open_writer_waiting(&ing.dir, wait)?;
+        let (_upload_turn, _uploading) = (upload_turn, uploading);
         let uri = uri.unwrap_or_else(|| format!("urn:cairn:post:{}", spooled.sha256));
         let posted = Posted {
             path: spooled.file.path(),
             declared,
             uri: &uri,
         };
-        let summary = posted::store(&posted, &mut archive, &mut slot, &ing.dir)?;
+        let summary = posted::store(&posted, &mut |doc| {
+            let deadline = std::time::Instant::now() + timeout;
+            writer.run_blocking(deadline, move |h| {
+                posted::write(&mut h.pipeline, &mut h.archive, doc)
+            })
+        })?;
         Ok(Json(summary))
     })
     .await

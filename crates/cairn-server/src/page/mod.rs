@@ -21,7 +21,7 @@ pub(crate) use caption::{Posted, caption_page, first_seen, source_page};
 pub(crate) use edit::{EditForm, Outcome};
 pub(crate) use login::{VIEWER, Viewer, login_page};
 pub(crate) use results::search_page;
-pub(crate) use review::{QUEUE_FILTER, review_label, review_page};
+pub(crate) use review::{QUEUE_FILTER, Queue, REVIEW_PAGE, review_label, review_page};
 pub(crate) use view::{SearchView, search_view};
 
 use maud::{DOCTYPE, Markup, html};

@@ -117,10 +117,36 @@ fn store(tx: &Transaction<'_>, entries: &[Entry], who: &Regroup<'_>) -> rusqlite
     chain::set_head(tx, &prev)
 }
 
+/// Gives the corrections and marks of caption `from` to `to`, which now holds the text
+/// they were made on; `from` keeps none.
+fn carry(tx: &Transaction<'_>, from: i64, to: i64) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE correction SET caption_id = ?2 WHERE caption_id = ?1",
+        params![from, to],
+    )?;
+    tx.execute(
+        "UPDATE review SET (verified, disputed) =
+             (SELECT verified, disputed FROM review WHERE caption_id = ?1)
+         WHERE caption_id = ?2",
+        params![from, to],
+    )?;
+    tx.execute(
+        "UPDATE review SET verified = 0, disputed = 0 WHERE caption_id = ?1",
+        [from],
+    )?;
+    Ok(())
+}
+
 impl ArchiveWriter {
     /// Moves `variants` of `caption` to a new caption (each text keeps its record and
-    /// occurrences; the new caption has no corrections). Each caption's canonical text
-    /// is its most complete one. At least one variant must stay.
+    /// occurrences). Each caption's canonical text is its most complete one. At least
+    /// one variant must stay.
+    ///
+    /// People's corrections and marks were made on the caption as shown, its canonical
+    /// text: they stay with the part that holds that text. When it stays, the new
+    /// caption starts with none; when it is moved, they go with it to the new caption,
+    /// and the caption left behind reads as the machine extracted its own texts. Both
+    /// histories say so (`corrections_to`, `corrections_from`).
     pub fn split_caption(
         &mut self,
         caption: i64,
@@ -152,6 +178,14 @@ impl ArchiveWriter {
                 "a split moves some of caption {caption}'s variants, not none or all of them"
             )));
         }
+        let shown: i64 = tx
+            .query_row(
+                "SELECT canonical_variant FROM caption WHERE id = ?1",
+                [caption],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        let carried = moved.contains(&shown);
         tx.execute(crate::write::NEW_CAPTION, [0]).map_err(err)?;
         let other = tx.last_insert_rowid();
         for v in &moved {
@@ -169,24 +203,35 @@ impl ArchiveWriter {
             .map_err(err)?;
         }
         let kept: Vec<i64> = stay.iter().map(|(id, _)| *id).collect();
+        let (mut left, mut made) = (
+            json!({"variants": kept, "moved_to": other}),
+            json!({"variants": moved, "caption": caption}),
+        );
+        if carried {
+            left["corrections_to"] = json!(other);
+            made["corrections_from"] = json!(caption);
+        }
         let entries = [
             Entry {
                 caption,
                 field: "split",
                 old: json!({"variants": all.iter().map(|(id, _)| id).collect::<Vec<_>>()}),
-                new: json!({"variants": kept, "moved_to": other}),
+                new: left,
             },
             Entry {
                 caption: other,
                 field: "split_from",
                 old: Value::Null,
-                new: json!({"variants": moved, "caption": caption}),
+                new: made,
             },
         ];
         store(&tx, &entries, &who).map_err(err)?;
+        if carried {
+            carry(&tx, caption, other).map_err(err)?;
+        }
         let review = review_of(&tx, caption).map_err(err)?;
         tx.commit().map_err(err)?;
-        self.sync_index()?;
+        self.index_in_step()?;
         Ok(Regrouped::Done {
             caption,
             other,
@@ -248,7 +293,7 @@ impl ArchiveWriter {
         let review = review_of(&tx, caption).map_err(err)?;
         tx.commit().map_err(err)?;
         self.forget_in_index(from)?;
-        self.sync_index()?;
+        self.index_in_step()?;
         Ok(Regrouped::Done {
             caption,
             other: from,

@@ -60,7 +60,7 @@ impl ArchiveWriter {
         store(&tx, caption, version, &changes, edit, user).map_err(err)?;
         let after = review_of(&tx, caption).map_err(err)?;
         tx.commit().map_err(err)?;
-        self.sync_index()?;
+        self.index_in_step()?;
         Ok(Saved::Done(after))
     }
 }

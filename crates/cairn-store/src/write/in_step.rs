@@ -62,6 +62,18 @@ impl ArchiveWriter {
         Ok(n)
     }
 
+    /// Gives the index writer the captions changed since its last batch and commits it
+    /// once the index interval has passed (at once by default): a writer serving many
+    /// small writes commits once for several and calls [`ArchiveWriter::sync_index`]
+    /// before it answers them.
+    pub(crate) fn index_in_step(&mut self) -> Result<()> {
+        self.add_changes_to_index()?;
+        if self.index.committed_at.elapsed() >= self.index.interval {
+            self.commit_index()?;
+        }
+        Ok(())
+    }
+
     /// Merges the search index's segments into one when there are more than
     /// `max_segments` or a fifth of its documents are deleted; returns whether it did.
     pub fn compact_index(&mut self, max_segments: usize) -> Result<bool> {
