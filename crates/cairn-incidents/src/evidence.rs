@@ -115,6 +115,10 @@ const FACILITIES: &[(&str, &str)] = &[
     ("parliament", "parliament"),
 ];
 
+/// Words that say the wounded are being cared for, and the places they are cared in.
+const TREATED: &[&str] = &["treated", "treatment", "treating", "admitted"];
+const CARE: &[&str] = &["hospital", "clinic"];
+
 /// ACLED types that describe violence; any of them makes a caption `Violence` when its
 /// words name no class.
 const VIOLENT_TYPES: &[&str] = &[
@@ -168,9 +172,12 @@ impl Evidence {
                 (protest.then_some(EventClass::Protest)).or(violent.then_some(EventClass::Violence))
             })
             .unwrap_or(EventClass::Unknown);
+        // Where the wounded are treated is not where they were hit.
+        let treated = has(TREATED);
         let mut facilities: Vec<&'static str> = FACILITIES
             .iter()
             .filter(|(w, _)| ws.iter().any(|x| x == w))
+            .filter(|(_, c)| !(treated && CARE.contains(c)))
             .map(|(_, c)| *c)
             .collect();
         facilities.sort_unstable();
@@ -214,6 +221,18 @@ mod tests {
         let b = Evidence::of(&rec("Rescuers search the marketplace after the strike."));
         assert_eq!(a.facilities, b.facilities);
         assert_eq!(a.class, EventClass::Violence);
+    }
+
+    #[test]
+    fn the_hospital_the_wounded_are_treated_in_is_not_the_site() {
+        let e = Evidence::of(&rec(
+            "A wounded man is treated at a hospital after the strike.",
+        ));
+        assert!(e.facilities.is_empty());
+        let e = Evidence::of(&rec(
+            "Rescuers search the rubble of a hospital hit by a strike.",
+        ));
+        assert_eq!(e.facilities, vec!["hospital"]);
     }
 
     #[test]

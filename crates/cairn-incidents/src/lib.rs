@@ -113,17 +113,27 @@ pub fn incidents(items: &[Item]) -> Vec<Incident> {
     sorted.dedup_by_key(|i| i.id);
     let records: Vec<&Record> = sorted.iter().map(|i| &i.record).collect();
     let evidence: Vec<Evidence> = records.iter().map(|r| Evidence::of(r)).collect();
-    let mut links: Vec<(usize, usize, Vec<Reason>)> = block::candidates(&records)
+    let links: Vec<(usize, usize, Vec<Reason>)> = block::candidates(&records)
         .into_iter()
         .filter_map(|(a, b)| {
             let reasons = pair::link((records[a], &evidence[a]), (records[b], &evidence[b]))?;
             Some((a, b, reasons))
         })
         .collect();
-    // Strong links first, so that the guard keeps them over weak ones.
-    links.sort_by(|x, y| y.2.len().cmp(&x.2.len()).then((x.0, x.1).cmp(&(y.0, y.1))));
-    let edges: Vec<(usize, usize)> = links.iter().map(|l| (l.0, l.1)).collect();
-    group::guarded(&records, &edges)
+    let edges: Vec<group::Edge> = links
+        .iter()
+        .map(|l| group::Edge {
+            a: l.0,
+            b: l.1,
+            specific: l
+                .2
+                .iter()
+                .any(|r| matches!(r, Reason::SameFacility | Reason::SamePerson)),
+        })
+        .collect();
+    let agree =
+        |x: usize, y: usize| pair::agree((records[x], &evidence[x]), (records[y], &evidence[y]));
+    group::guarded(records.len(), &edges, agree)
         .into_iter()
         .map(|part| {
             let inside: Vec<Link> = links

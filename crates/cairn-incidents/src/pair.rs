@@ -80,7 +80,10 @@ fn places(a: &Record, b: &Record) -> Option<(Reason, PlaceKind)> {
         }
         _ => {}
     }
-    (km(a, b) <= reach_km(kind)?).then_some((Reason::NearPlace, kind))
+    // Two places of one kind under two ids are two places (a town and its neighbour)
+    // unless they stand so close that they are one place named twice.
+    let share = if a.kind == b.kind { 0.25 } else { 1.0 };
+    (km(a, b) <= reach_km(kind)? * share).then_some((Reason::NearPlace, kind))
 }
 
 /// The evidence score two captions need, by the coarser place: a country-wide location
@@ -93,30 +96,40 @@ fn needed(kind: PlaceKind) -> u32 {
     }
 }
 
-/// Whether the pair's date and place agree: what every member of an incident must share
+/// Whether two classes of event can be one incident: the same class, or one unknown
+/// beside violence or a protest (a follow-up or a celebration is never the incident).
+fn compatible(a: EventClass, b: EventClass) -> bool {
+    let unknown = |c: EventClass| c == EventClass::Unknown;
+    let apart = |c: EventClass| matches!(c, EventClass::FollowUp | EventClass::Civil);
+    a == b || (unknown(a) != unknown(b) && !apart(a) && !apart(b))
+}
+
+/// Whether both name facilities and none is shared.
+fn sites_differ(a: &Evidence, b: &Evidence) -> bool {
+    !a.facilities.is_empty()
+        && !b.facilities.is_empty()
+        && !a.facilities.iter().any(|f| b.facilities.contains(f))
+}
+
+/// Whether nothing sets the pair apart: dates and places agree, the events are
+/// compatible and the sites do not differ. Every member of an incident must agree so
 /// with every other (the guard against chaining).
-pub fn agree(a: &Record, b: &Record) -> bool {
-    dates(a, b).is_some() && places(a, b).is_some()
+pub fn agree(a: (&Record, &Evidence), b: (&Record, &Evidence)) -> bool {
+    compatible(a.1.class, b.1.class)
+        && !sites_differ(a.1, b.1)
+        && dates(a.0, b.0).is_some()
+        && places(a.0, b.0).is_some()
 }
 
 /// The reasons two photographs are one incident, or `None`.
 pub fn link(a: (&Record, &Evidence), b: (&Record, &Evidence)) -> Option<Vec<Reason>> {
     let (ea, eb) = (a.1, b.1);
-    let compatible = ea.class == eb.class
-        || (ea.class == EventClass::Unknown) != (eb.class == EventClass::Unknown)
-            && ![ea.class, eb.class]
-                .iter()
-                .any(|c| matches!(c, EventClass::FollowUp | EventClass::Civil));
-    if !compatible {
+    if !agree(a, b) {
         return None;
     }
     let date = dates(a.0, b.0)?;
     let (place, kind) = places(a.0, b.0)?;
-    let both_facilities = !ea.facilities.is_empty() && !eb.facilities.is_empty();
     let shared_facility = ea.facilities.iter().any(|f| eb.facilities.contains(f));
-    if both_facilities && !shared_facility {
-        return None;
-    }
     let mut reasons = vec![date, place];
     let mut specific = 0;
     let mut score = 0;
