@@ -133,20 +133,28 @@ pub fn incidents(items: &[Item]) -> Vec<Incident> {
         .collect();
     let agree =
         |x: usize, y: usize| pair::agree((records[x], &evidence[x]), (records[y], &evidence[y]));
-    group::guarded(records.len(), &edges, agree)
-        .into_iter()
-        .map(|part| {
-            let inside: Vec<Link> = links
-                .iter()
-                .filter(|l| part.binary_search(&l.0).is_ok() && part.binary_search(&l.1).is_ok())
-                .map(|l| Link {
-                    a: sorted[l.0].id,
-                    b: sorted[l.1].id,
-                    reasons: l.2.clone(),
-                })
-                .collect();
-            record(part.iter().map(|&i| sorted[i]).collect(), inside)
-        })
+    let parts = group::guarded(records.len(), &edges, agree);
+    // Each link goes to the part holding both its ends, found through each item's part.
+    let mut part_of = vec![0; records.len()];
+    for (k, part) in parts.iter().enumerate() {
+        for &i in part {
+            part_of[i] = k;
+        }
+    }
+    let mut inside: Vec<Vec<Link>> = vec![Vec::new(); parts.len()];
+    for (a, b, reasons) in links {
+        if part_of[a] == part_of[b] {
+            inside[part_of[a]].push(Link {
+                a: sorted[a].id,
+                b: sorted[b].id,
+                reasons,
+            });
+        }
+    }
+    parts
+        .iter()
+        .zip(inside)
+        .map(|(part, links)| record(part.iter().map(|&i| sorted[i]).collect(), links))
         .collect()
 }
 
