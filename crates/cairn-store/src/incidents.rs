@@ -55,6 +55,25 @@ impl Archive {
         })
     }
 
+    /// The captions of a stored incident (none when there is no such incident).
+    pub(crate) fn incident_captions(
+        &self,
+        incident: i64,
+    ) -> Result<std::collections::BTreeSet<u64>> {
+        self.with_conn(|c| {
+            let err = self.db_err();
+            let mut stmt = c
+                .prepare_cached("SELECT caption_id FROM incident_caption WHERE incident_id = ?1")
+                .map_err(err)?;
+            let rows = stmt
+                .query_map([incident], |r| r.get::<_, i64>(0))
+                .map_err(err)?;
+            rows.map(|r| r.map(|id| id as u64))
+                .collect::<rusqlite::Result<_>>()
+                .map_err(err)
+        })
+    }
+
     /// The stored incident a caption belongs to.
     pub fn incident_of(&self, caption: i64) -> Result<Option<StoredIncident>> {
         self.with_conn(|c| {

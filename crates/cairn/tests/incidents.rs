@@ -78,6 +78,20 @@ fn three_photographers_of_one_strike_form_one_explained_incident() {
     }
     let all = json(cairn(d.path()).args(["incidents", "--all", "--json"]));
     assert_eq!(all["total"], 3, "the next day and the wedding stand alone");
+    let inc_id = want[0].to_string();
+    let found = json(cairn(d.path()).args(["search", "--json", "--incident", &inc_id, ""]));
+    let mut ids: Vec<i64> = found["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, want, "search --incident gives the incident's captions");
+    let narrowed = json(cairn(d.path()).args(["search", "--json", "--incident", &inc_id, "smoke"]));
+    assert_eq!(narrowed["total"], 1);
+    let none = json(cairn(d.path()).args(["search", "--json", "--incident", "999999", ""]));
+    assert_eq!(none["total"], 0);
     let shown = json(cairn(d.path()).args(["show", "--json", &want[1].to_string()]));
     assert_eq!(shown["incident"]["id"], want[0]);
     let text = cairn(d.path())
