@@ -82,3 +82,57 @@ pub fn candidates(records: &[&Record]) -> Vec<(usize, usize)> {
     }
     pairs.into_iter().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cairn_model::{DateValue, Place, Span};
+
+    fn at(day: &str, precision: Precision, kind: PlaceKind, lat: f64, lon: f64) -> Record {
+        Record {
+            date: Some(DateValue {
+                value: day.into(),
+                precision,
+                text: String::new(),
+                span: Span::new(0, 0),
+            }),
+            location: Some(Place {
+                name: String::new(),
+                text: String::new(),
+                lat,
+                lon,
+                kind,
+                admin1: None,
+                country: Some("SY".into()),
+                gazetteer_id: None,
+                span: Span::new(0, 0),
+                within: vec![],
+                confidence: None,
+                reason: None,
+            }),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn only_the_same_day_and_nearby_cells_meet() {
+        let day = Precision::Day;
+        let rs = [
+            at("2018-02-20", day, PlaceKind::Town, 33.57, 36.40),
+            at("2018-02-20", day, PlaceKind::Town, 33.56, 36.36),
+            at("2018-02-21", day, PlaceKind::Town, 33.57, 36.40),
+            at("2018-02-20", day, PlaceKind::Town, 36.20, 37.15),
+            at("2018-02", Precision::Month, PlaceKind::Town, 33.57, 36.41),
+            at("2018-02-20", day, PlaceKind::Country, 35.0, 38.0),
+            at("2018", Precision::Year, PlaceKind::Town, 33.57, 36.40),
+        ];
+        let refs: Vec<&Record> = rs.iter().collect();
+        let got = candidates(&refs);
+        // 0-1: same day, next cell; 0-4, 1-4, 2-4: a month meets its days; the
+        // country-wide record meets the day's records of its country; the year none.
+        assert_eq!(
+            got,
+            vec![(0, 1), (0, 4), (0, 5), (1, 4), (1, 5), (2, 4), (3, 5)]
+        );
+    }
+}

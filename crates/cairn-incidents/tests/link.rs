@@ -271,3 +271,47 @@ proptest! {
         prop_assert_eq!(incidents(&items), incidents(&shuffled));
     }
 }
+
+#[test]
+fn a_country_wide_location_links_only_on_strong_evidence() {
+    let syria = place("geonames:163843", PlaceKind::Country, 35.0, 38.0, &[]);
+    let weak = vec![
+        Item {
+            id: 1,
+            record: rec(
+                "Strike on the market",
+                "2018-02-20",
+                douma(),
+                Some(count(3, None)),
+                "AFP",
+            ),
+        },
+        Item {
+            id: 2,
+            record: rec(
+                "A strike",
+                "2018-02-20",
+                syria.clone(),
+                Some(count(3, None)),
+                "AP",
+            ),
+        },
+    ];
+    assert!(incidents(&weak).iter().all(|i| i.captions.len() == 1));
+    let strong = vec![
+        weak[0].clone(),
+        Item {
+            id: 2,
+            record: rec(
+                "A strike on the market",
+                "2018-02-20",
+                syria,
+                Some(count(3, None)),
+                "AP",
+            ),
+        },
+    ];
+    let got = incidents(&strong);
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert!(got[0].links[0].reasons.contains(&Reason::WithinPlace));
+}
