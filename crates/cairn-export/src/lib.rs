@@ -17,8 +17,10 @@ use cairn_store::ExportedCaption;
 
 mod formula;
 pub mod gold;
+mod incidents;
 
 use formula::text_cell;
+pub use incidents::{INCIDENT_ACLED_COLUMNS, INCIDENT_FORMATS, IncidentCaption, IncidentExporter};
 
 /// What can go wrong while exporting.
 #[derive(Debug, thiserror::Error)]

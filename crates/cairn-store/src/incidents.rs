@@ -55,6 +55,30 @@ impl Archive {
         })
     }
 
+    /// At most `limit` stored incidents of at least `min_size` photographs whose id is
+    /// above `after`, in id order: an export reads them a page at a time, so its memory
+    /// does not grow with the number of incidents.
+    pub fn incidents_after(
+        &self,
+        min_size: usize,
+        after: i64,
+        limit: usize,
+    ) -> Result<Vec<StoredIncident>> {
+        self.with_conn(|c| {
+            let err = self.db_err();
+            let mut stmt = c
+                .prepare_cached(
+                    "SELECT id, size, data FROM incident WHERE size >= ?1 AND id > ?2
+                     ORDER BY id LIMIT ?3",
+                )
+                .map_err(err)?;
+            let rows = stmt
+                .query_map(params![min_size as i64, after, limit as i64], stored)
+                .map_err(err)?;
+            rows.collect::<rusqlite::Result<_>>().map_err(err)
+        })
+    }
+
     /// The captions of a stored incident (none when there is no such incident).
     pub(crate) fn incident_captions(
         &self,
