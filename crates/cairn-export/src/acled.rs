@@ -77,7 +77,7 @@ pub fn acled_geo_precision(k: PlaceKind) -> u8 {
 
 /// The first day of a record's date (ACLED wants a full date; the precision column says
 /// how much of it is known).
-fn first_day(value: &str, p: Precision) -> String {
+pub(crate) fn first_day(value: &str, p: Precision) -> String {
     match p {
         Precision::Day => value.to_string(),
         Precision::Month => format!("{value}-01"),

@@ -16,11 +16,13 @@ use cairn_store::ExportedCaption;
 mod acled;
 mod formula;
 pub mod gold;
+mod incidents;
 mod xmp;
 
 use acled::acled_row;
 pub use acled::{ACLED_COLUMNS, acled_event_type, acled_geo_precision, acled_time_precision};
 use formula::text_cell;
+pub use incidents::{INCIDENT_ACLED_COLUMNS, INCIDENT_FORMATS, IncidentCaption, IncidentExporter};
 pub use xmp::{write_xmp, xmp, xmp_file_name};
 
 /// What can go wrong while exporting.

@@ -191,6 +191,7 @@ pub(crate) fn request(p: SearchParams, gazetteer: &Gazetteer) -> ApiResult<Searc
         bbox,
         source: p.source.into_iter().filter(|s| !s.is_empty()).collect(),
         review: review_marks(&list(&p.review))?,
+        incident: None,
     };
     Ok(SearchRequest {
         query: p.q,

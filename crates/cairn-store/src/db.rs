@@ -176,6 +176,20 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX token_user ON token(user);
     "#,
+    // 7: incidents, rebuilt whole by linking every caption again: each incident's record
+    // as JSON with its number of photographs, and the incident of each caption.
+    r#"
+    CREATE TABLE incident (
+        id INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE INDEX incident_size ON incident(size, id);
+    CREATE TABLE incident_caption (
+        caption_id INTEGER PRIMARY KEY,
+        incident_id INTEGER NOT NULL
+    );
+    "#,
 ];
 
 /// Indexes a bulk write drops and builds at its end, in one sorted pass each, instead of

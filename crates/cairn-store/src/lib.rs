@@ -14,6 +14,8 @@ mod codec;
 mod days;
 mod db;
 mod directory;
+mod incidents;
+pub use incidents::StoredIncident;
 mod index;
 mod lock;
 mod poison;

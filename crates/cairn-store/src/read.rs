@@ -293,10 +293,26 @@ impl Archive {
     /// that id), so
     /// that the index does not change when a known caption turns up on a new page.
     fn query(&self, text: &str, filters: &Filters) -> Result<crate::index::Built> {
-        if filters.source.is_empty() {
-            return self.index.build(text, filters, None);
-        }
-        let ids = self.with_conn(|c| {
+        let by_source = if filters.source.is_empty() {
+            None
+        } else {
+            Some(self.source_captions(&filters.source)?)
+        };
+        let by_incident = match filters.incident {
+            Some(id) => Some(self.incident_captions(id)?),
+            None => None,
+        };
+        let ids: Vec<u64> = match (by_source, by_incident) {
+            (None, None) => return self.index.build(text, filters, None),
+            (Some(a), None) | (None, Some(a)) => a.into_iter().collect(),
+            (Some(a), Some(b)) => a.intersection(&b).copied().collect(),
+        };
+        self.index.build(text, filters, Some(&ids))
+    }
+
+    /// The captions seen on the sources `prefixes` name.
+    fn source_captions(&self, prefixes: &[String]) -> Result<std::collections::BTreeSet<u64>> {
+        self.with_conn(|c| {
             let mut stmt = c
                 .prepare_cached(
                     "SELECT DISTINCT v.caption_id FROM source s
@@ -312,7 +328,7 @@ impl Archive {
                 )
                 .map_err(self.db_err())?;
             let mut ids = std::collections::BTreeSet::new();
-            for prefix in &filters.source {
+            for prefix in prefixes {
                 // Every uri has a scheme: a bare number is a source's id (the
                 // source pages' own), never a prefix of one.
                 if let Ok(source) = prefix.parse::<i64>() {
@@ -334,9 +350,8 @@ impl Archive {
                     ids.insert(id.map_err(self.db_err())? as u64);
                 }
             }
-            Ok(ids.into_iter().collect::<Vec<u64>>())
-        })?;
-        self.index.build(text, filters, Some(&ids))
+            Ok(ids)
+        })
     }
 
     /// A source's uri by its id; `None` if no such id.

@@ -68,6 +68,9 @@ pub struct Filters {
     /// one of them is.
     #[serde(default)]
     pub source: Vec<String>,
+    /// In this incident (its id, as `cairn incidents` gives it).
+    #[serde(default)]
+    pub incident: Option<i64>,
 }
 
 /// Result order.

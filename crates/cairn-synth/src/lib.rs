@@ -9,6 +9,7 @@
 
 mod desk;
 mod grammar;
+mod incidents;
 mod neardup;
 mod places;
 
@@ -18,6 +19,7 @@ use desk::{Day, Desk, Story};
 use grammar::Event;
 use places::Spot;
 
+pub use incidents::{IncidentCaption, IncidentCorpus};
 pub use neardup::{Labelled, NearDupCorpus};
 
 use cairn_gazetteer::Gazetteer;

@@ -48,6 +48,9 @@ enum Command {
     Export(cmd::export::ExportArgs),
     /// Show what the gazetteer resolves a place name to.
     Places(cmd::places::PlacesArgs),
+    /// List incidents: photographs of one moment in one place, with their claims,
+    /// tolls and the reasons of each link (`--rebuild` links every caption again).
+    Incidents(cmd::incidents::IncidentsArgs),
     /// Show one caption with all its occurrences and sources.
     Show(cmd::show::ShowArgs),
     /// The archive's own gazetteer.
@@ -164,6 +167,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(args) => cmd::search::run(&data, args),
         Command::Export(args) => cmd::export::run(&data, args),
         Command::Places(args) => cmd::places::run(&data, args),
+        Command::Incidents(args) => cmd::incidents::run(&data, args),
         Command::Show(args) => cmd::show::run(&data, args),
         Command::Gazetteer { action } => cmd::gazetteer::run(&data, action),
         Command::Extract(args) => cmd::extract::run(&data, args),

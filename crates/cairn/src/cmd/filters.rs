@@ -44,6 +44,9 @@ pub struct FilterArgs {
     /// Appeared in a source whose uri starts with this prefix (repeatable).
     #[arg(long, value_name = "URI_PREFIX")]
     source: Vec<String>,
+    /// In this incident (its id, as `cairn incidents` lists it).
+    #[arg(long, value_name = "ID")]
+    incident: Option<i64>,
 }
 
 impl FilterArgs {
@@ -73,6 +76,7 @@ impl FilterArgs {
             bbox,
             source: self.source.clone(),
             review: Vec::new(),
+            incident: self.incident,
         })
     }
 }

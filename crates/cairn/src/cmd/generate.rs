@@ -1,4 +1,4 @@
-//! `cairn generate`: synthetic gallery pages, or a labelled near-duplicate corpus,
+//! `cairn generate`: synthetic gallery pages, or a labelled near-duplicate or incident corpus,
 //! deterministic for a seed.
 
 use std::io::Write;
@@ -21,6 +21,14 @@ pub struct GenerateArgs {
     /// caption, one number a line).
     #[arg(long)]
     near_dup: bool,
+    /// Instead of pages, write a labelled incident corpus: OUT/captions.txt (captions
+    /// separated by blank lines) and OUT/truth.txt (the incident of each caption, one
+    /// number a line): events photographed by several photographers, and distractors.
+    #[arg(long, conflicts_with = "near_dup")]
+    incidents: bool,
+    /// Events in the incident corpus (each with 2 to 5 photographs and 4 distractors).
+    #[arg(long, default_value_t = 200)]
+    events: u64,
     /// Photographs in the near-duplicate corpus (each has 1 to 6 variants).
     #[arg(long, default_value_t = 1000)]
     photos: u64,
@@ -40,12 +48,17 @@ pub fn run(args: GenerateArgs) -> Result<ExitCode> {
         pages,
         seed,
         near_dup,
+        incidents,
+        events,
         photos,
         format,
         warc,
         out,
     } = args;
-    if near_dup {
+    if incidents {
+        let n = generate_incidents(events, seed, &out)?;
+        eprintln!("wrote {n} captions of {events} events to {}", out.display());
+    } else if near_dup {
         let n = generate_near_dup(photos, seed, &out)?;
         eprintln!(
             "wrote {n} captions of {photos} photographs to {}",
@@ -102,6 +115,17 @@ fn generate_near_dup(photos: u64, seed: u64, out: &Path) -> Result<u64> {
     let g = Gazetteer::bundled();
     let corpus =
         cairn_synth::NearDupCorpus::new(cairn_synth::Generator::new(&g, seed, photos), seed);
+    write_labelled(out, corpus.items(photos).map(|i| (i.text, i.photo)))
+}
+
+fn generate_incidents(events: u64, seed: u64, out: &Path) -> Result<u64> {
+    let g = Gazetteer::bundled();
+    let corpus = cairn_synth::IncidentCorpus::new(&g, seed);
+    write_labelled(out, corpus.items(events).map(|i| (i.text, i.incident)))
+}
+
+/// Writes OUT/captions.txt and OUT/truth.txt (each caption's label, one a line).
+fn write_labelled(out: &Path, items: impl Iterator<Item = (String, u64)>) -> Result<u64> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let open = |name: &str| -> Result<std::io::BufWriter<std::fs::File>> {
         let p = out.join(name);
@@ -111,12 +135,12 @@ fn generate_near_dup(photos: u64, seed: u64, out: &Path) -> Result<u64> {
     };
     let (mut captions, mut truth) = (open("captions.txt")?, open("truth.txt")?);
     let mut n = 0;
-    for item in corpus.items(photos) {
+    for (text, label) in items {
         if n > 0 {
             captions.write_all(b"\n\n")?;
         }
-        captions.write_all(item.text.as_bytes())?;
-        writeln!(truth, "{}", item.photo)?;
+        captions.write_all(text.as_bytes())?;
+        writeln!(truth, "{label}")?;
         n += 1;
     }
     captions.write_all(b"\n")?;

@@ -15,6 +15,7 @@ pub mod filters;
 pub mod gazetteer;
 pub mod generate;
 pub mod import;
+pub mod incidents;
 pub mod ingest;
 pub mod places;
 pub mod progress;

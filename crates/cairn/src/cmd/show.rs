@@ -25,11 +25,26 @@ pub fn run(data: &Path, args: ShowArgs) -> Result<ExitCode> {
     let Some(c) = a.caption(id)? else {
         bail!("no caption {id} in {}", data.display())
     };
+    let incident = a.incident_of(id)?.filter(|i| i.size > 1);
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&c)?);
+        let mut v = serde_json::to_value(&c)?;
+        if let (Some(i), Some(o)) = (&incident, v.as_object_mut()) {
+            o.insert(
+                "incident".into(),
+                serde_json::json!({"id": i.id, "photographs": i.size}),
+            );
+        }
+        outln!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
     outln!("caption #{}\n  {}\n", c.id, escaped(&c.text));
+    if let Some(i) = &incident {
+        outln!(
+            "incident #{} ({} photographs; cairn incidents)\n",
+            i.id,
+            i.size
+        );
+    }
     for v in &c.variants {
         outln!("variant #{} ({} occurrences)", v.id, v.occurrences.len());
         if v.text != c.text {

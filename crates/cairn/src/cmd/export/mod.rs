@@ -2,6 +2,7 @@
 //! to stdout, to a file that appears whole, through a FIFO or device, or as one sidecar
 //! per caption.
 
+mod incidents;
 mod target;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,10 @@ pub struct ExportArgs {
     /// the directory for xmp sidecars.
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Export the incidents of two or more photographs instead of captions (jsonl,
+    /// acled-csv or geojson; one line, row or feature per incident).
+    #[arg(long)]
+    incidents: bool,
 }
 
 /// Runs `cairn export` on the archive in `data`.
@@ -39,6 +44,24 @@ pub fn run(data: &Path, args: ExportArgs) -> Result<ExitCode> {
         filters: args.filters.to_filters()?,
         ..SearchRequest::default()
     };
+    if args.incidents {
+        let unfiltered = serde_json::to_value(&req.filters)?
+            == serde_json::to_value(cairn_store::Filters::default())?;
+        if !req.query.is_empty() || !unfiltered {
+            bail!("--incidents exports every incident: it takes no query or filter");
+        }
+        if !cairn_export::INCIDENT_FORMATS.contains(&format) {
+            let names: Vec<&str> = cairn_export::INCIDENT_FORMATS.map(|f| f.name()).to_vec();
+            bail!(
+                "incidents do not export as {} (one of {})",
+                format.name(),
+                names.join(", ")
+            );
+        }
+        let a = Archive::open_reader(data)?;
+        incidents::export(&a, format, args.out.as_deref())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let a = Archive::open_reader(data)?;
     export(&a, &req, format, args.out.as_deref())?;
     Ok(ExitCode::SUCCESS)
