@@ -1,7 +1,9 @@
-//! Fits the location confidence model on the annotated corpora and writes its weights
-//! file: `cargo run --release -p cairn-extract --example train_place_confidence --
-//! SHARED_DIR OUT.tsv` (`tools/train/place_confidence.sh` runs it). Prints the fit's and
-//! the leave-one-outlet-out figures of the `high` level.
+//! Fits the location confidence model on the annotated corpora, and on any more gold
+//! files given (a team's verified and corrected records, `cairn export --format gold`),
+//! and writes its weights file: `cargo run --release -p cairn-extract --example
+//! train_place_confidence -- SHARED_DIR OUT.tsv [GOLD.jsonl...]`
+//! (`tools/train/place_confidence.sh` runs it). Prints the fit's and the
+//! leave-one-outlet-out figures of the `high` level.
 
 #[path = "../tests/common/corpus.rs"]
 mod corpus;
@@ -17,9 +19,20 @@ const HIGH_PRECISION: f64 = 0.97;
 fn main() {
     let mut args = std::env::args().skip(1);
     let shared = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
-    let out = PathBuf::from(args.next().expect("usage: SHARED_DIR OUT.tsv"));
+    let out = PathBuf::from(
+        args.next()
+            .expect("usage: SHARED_DIR OUT.tsv [GOLD.jsonl...]"),
+    );
+    let extra: Vec<String> = args
+        .map(|a| {
+            std::path::absolute(&a)
+                .unwrap_or_else(|e| panic!("{a}: {e}"))
+                .display()
+                .to_string()
+        })
+        .collect();
     let ex = Extractor::bundled();
-    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared);
+    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared, &extra);
     let weights = confidence::fit(&xs, &ys, confidence::L2);
     let cv = confidence::cross_validate(&xs, &ys, &groups, confidence::L2);
     // The threshold is read among the locations that may be `high` at all.

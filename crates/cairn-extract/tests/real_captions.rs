@@ -301,7 +301,7 @@ fn location_confidence_holds_on_unseen_outlets() {
         return;
     };
     let ex = Extractor::bundled();
-    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared);
+    let (xs, ys, groups) = corpus::confidence_samples(&ex, &shared, &[]);
     let model = Model::bundled();
     let high = |ps: &[f64]| {
         let (mut n, mut right) = (0usize, 0usize);

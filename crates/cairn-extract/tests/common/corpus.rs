@@ -61,13 +61,20 @@ pub fn location_right(gold: &Value, record: &Value) -> bool {
 
 /// What the location confidence model is fitted and scored on: for each caption of every
 /// file whose location the scene rules chose, its features, whether the location is right,
-/// and its outlet.
+/// and its outlet. `extra` are more gold files (a team's `cairn export --format gold`),
+/// by their own paths.
 pub fn confidence_samples(
     ex: &Extractor,
     shared: &Path,
+    extra: &[String],
 ) -> (Vec<Vec<f64>>, Vec<bool>, Vec<String>) {
     let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
-    for file in FILES {
+    // `Path::join` of an absolute path is that path: extra files are read where they are.
+    for file in FILES
+        .iter()
+        .copied()
+        .chain(extra.iter().map(String::as_str))
+    {
         for gold in lines(shared, file) {
             let (record, x) = ex.extract_with_evidence(&caption(&gold));
             let Some(x) = x else { continue };
