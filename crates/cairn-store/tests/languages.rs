@@ -2,11 +2,11 @@
 //! the language as a facet and a filter, places found by any of their names, and text
 //! that is not the query language searched as plain words.
 
+mod common;
+
 use cairn_gazetteer::Gazetteer;
-use cairn_model::{Place, Record, SourceKind, Span};
-use cairn_store::{
-    Archive, ArchiveWriter, Filters, NewOccurrence, NewSource, SearchRequest, SearchResults,
-};
+use cairn_model::{Place, Record, Span};
+use cairn_store::{Archive, ArchiveWriter, Filters, NewSource, SearchRequest, SearchResults};
 use proptest::prelude::*;
 
 /// The gazetteer's record of a place, as extraction sets it on a caption.
@@ -35,31 +35,17 @@ fn located(name: &str, text: &str) -> Place {
 
 /// A one-caption source with its record: the caption's language and place.
 fn caption(n: u8, text: &str, lang: &str, place: Option<Place>) -> NewSource {
-    let bytes = text.as_bytes().to_vec();
-    NewSource {
-        uri: format!("test:{n}"),
-        kind: SourceKind::Text,
-        sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
-        encoding: "utf-8".into(),
-        text_len: bytes.len(),
-        bytes,
-        packed: None,
-        warnings: vec![],
-        origin: None,
-        occurrences: vec![NewOccurrence {
-            span: Span::new(0, text.len()),
+    common::one_caption(
+        n,
+        text,
+        Record {
             text: text.into(),
-            key: [n; 16],
-            record: Some(Record {
-                text: text.into(),
-                lang: Some(lang.into()),
-                places: place.iter().cloned().collect(),
-                location: place,
-                ..Record::default()
-            }),
-            packed: None,
-        }],
-    }
+            lang: Some(lang.into()),
+            places: place.iter().cloned().collect(),
+            location: place,
+            ..Record::default()
+        },
+    )
 }
 
 /// Captions in five languages, in our own words; the place of each is set as

@@ -3,32 +3,14 @@
 //! version is refused, the history's hash chain holds and shows tampering, and the
 //! corrections outlive a reindex and a new extraction.
 
-use cairn_model::{Record, SourceKind, Span};
-use cairn_store::{
-    Archive, ArchiveWriter, Edit, Filters, NewOccurrence, NewSource, Saved, SearchRequest,
-};
+mod common;
+
+use cairn_model::Record;
+use cairn_store::{Archive, ArchiveWriter, Edit, Filters, NewSource, Saved, SearchRequest};
 use serde_json::json;
 
 fn source(n: u8, text: &str, record: Record) -> NewSource {
-    let bytes = text.as_bytes().to_vec();
-    NewSource {
-        uri: format!("test:{n}"),
-        kind: SourceKind::Text,
-        sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
-        encoding: "utf-8".into(),
-        text_len: bytes.len(),
-        bytes,
-        packed: None,
-        warnings: vec![],
-        origin: None,
-        occurrences: vec![NewOccurrence {
-            span: Span::new(0, text.len()),
-            text: text.into(),
-            key: [n; 16],
-            record: Some(record),
-            packed: None,
-        }],
-    }
+    common::one_caption(n, text, record)
 }
 
 const TEXT: &str = "A ferry leaves the harbour at dawn with families on deck.";

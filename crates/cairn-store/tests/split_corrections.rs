@@ -2,8 +2,10 @@
 //! holds the caption's shown (canonical) text takes its corrections and marks, whether
 //! that part stays or is moved away.
 
-use cairn_model::{Record, SourceKind, Span};
-use cairn_store::{Archive, ArchiveWriter, Edit, NewOccurrence, NewSource, Regroup, Regrouped};
+mod common;
+
+use cairn_model::Record;
+use cairn_store::{Archive, ArchiveWriter, Edit, NewSource, Regroup, Regrouped};
 use serde_json::json;
 
 /// The shown text: the longer, more complete of the two.
@@ -12,31 +14,13 @@ const LONG: &str =
 const SHORT: &str = "A ferry leaves the harbour at dawn.";
 
 fn source(n: u8, text: &str) -> NewSource {
-    let bytes = text.as_bytes().to_vec();
     let record = Record {
         text: text.into(),
         persons: vec!["Wrong Person".into()],
         lang: Some("en".into()),
         ..Record::default()
     };
-    NewSource {
-        uri: format!("test:{n}"),
-        kind: SourceKind::Text,
-        sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&bytes)),
-        encoding: "utf-8".into(),
-        text_len: bytes.len(),
-        bytes,
-        packed: None,
-        warnings: vec![],
-        origin: None,
-        occurrences: vec![NewOccurrence {
-            span: Span::new(0, text.len()),
-            text: text.into(),
-            key: [n; 16],
-            record: Some(record),
-            packed: None,
-        }],
-    }
+    common::one_caption(n, text, record)
 }
 
 fn who(user: &str) -> Regroup<'_> {
