@@ -307,24 +307,8 @@ impl Resolution<'_> {
             return false;
         }
         let context = self.context;
-        // `Syrian refugees in Akcakale`, `Russian soldiers in Bucha`: a demonym says whose
-        // people they are, not where they stand, so a town named exactly after a word
-        // that places it is read wherever it is.
-        let own_name = e.folded == m.folded || skeleton(&e.folded) == skeleton(&m.folded);
-        // A facility's name (`Al-Salam hospital`) or a landmark is no town of that name.
-        let site_follows = self.text[m.span.end..]
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| {
-                super::sites::is_site_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()))
-            });
-        let whose_only = !self.countries_named
-            && m.role >= Role::Near
-            && own_name
-            && e.kind == PlaceKind::Town
-            && !site_follows;
         let in_context =
-            context.is_empty() || context.contains_key(e.country.as_str()) || whose_only;
+            context.is_empty() || context.contains_key(e.country.as_str()) || self.whose_only(m, c);
         let primary = e.folded == m.folded;
         // "Eagle Pass, Texas" in a caption that names Mexico: a place its own state or
         // country follows is placed by it, whatever else the caption names.
@@ -378,6 +362,26 @@ impl Resolution<'_> {
                     || self.anchored(m, e.country.as_str())
                     || super::arabic::long_name_matches(self.g, self.text, m, c))
         }
+    }
+
+    /// `Syrian refugees in Akcakale`, `Russian soldiers in Bucha`: a demonym says whose
+    /// people they are, not where they stand, so a town named exactly (or in its
+    /// spelling's skeleton) after a word that places it is read wherever it is, when the
+    /// caption names no country itself; not a facility's name (`Al-Salam hospital`) nor a
+    /// landmark. The cheap tests first: this is asked of every candidate.
+    fn whose_only(&self, m: &Mention, c: PlaceId) -> bool {
+        let e = self.g.entry(c);
+        if self.countries_named || m.role < Role::Near || e.kind != PlaceKind::Town {
+            return false;
+        }
+        let own_name = e.folded == m.folded || skeleton(&e.folded) == skeleton(&m.folded);
+        own_name
+            && !self.text[m.span.end..]
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| {
+                    super::sites::is_site_word(w.trim_end_matches(|c: char| !c.is_alphanumeric()))
+                })
     }
 
     /// `X in Y`: a place `X` that lies far from the `Y` named as holding it is another
